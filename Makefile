@@ -1,0 +1,42 @@
+# prloop — every target is what CI and a newcomer run; see README.md.
+GO      ?= go
+PKGS    ?= ./...
+FUZZTIME ?= 30s
+BIN     := bin/gh-prloop
+
+.PHONY: all build test lint fuzz bench demo clean examples
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/gh-prloop
+
+## test: vet, then every test with the race detector (prints go test's summary).
+test:
+	$(GO) vet $(PKGS)
+	$(GO) test -race -count=1 $(PKGS)
+
+## lint: formatting and vet; fails when gofmt would change a file.
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+## fuzz: every Fuzz target for FUZZTIME (default 30s) each.
+fuzz:
+	FUZZTIME=$(FUZZTIME) bash scripts/fuzz.sh
+
+## bench: all benchmarks, then the side-by-side hashing comparison with python3.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem $(PKGS)
+	python3 scripts/bench_hash.py
+
+## demo: the main job on the embedded default (no GitHub account, no network).
+demo: build
+	bash scripts/demo.sh
+
+## examples: regenerate the committed example documents from core/fixture.
+examples:
+	$(GO) run ./scripts/genexamples examples
+
+clean:
+	rm -rf bin

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"github.com/prloop/gh-prloop/core/entrypoint"
+	"github.com/spf13/cobra"
+)
+
+func newEvaluateCmd() *cobra.Command {
+	var initial, prompt, state bool
+	cmd := &cobra.Command{
+		Use:   "evaluate (--initial | --prompt | --state) [FILE|-]",
+		Short: "Validate a plan document or evaluate a recurring state",
+		Long: `Validate an initial document (--initial), a bootstrap prompt document (--prompt),
+or evaluate one recurring state (--state). Prints one JSON object.
+
+Exit status: 0 valid / an action was emitted, 1 invalid document or inconsistent
+state (every error is listed), 2 usage or I/O error.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			kind, n := "", 0
+			for _, f := range []struct {
+				on   bool
+				kind string
+			}{{initial, entrypoint.KindInitial}, {prompt, entrypoint.KindPrompt}, {state, entrypoint.KindState}} {
+				if f.on {
+					kind, n = f.kind, n+1
+				}
+			}
+			if n != 1 {
+				return exitWith(2, "exactly one of --initial, --prompt or --state is required")
+			}
+			data, err := readInput(cmd, args)
+			if err != nil {
+				return err
+			}
+			out, code := entrypoint.Run(kind, data)
+			if err := writeJSON(cmd.OutOrStdout(), out); err != nil {
+				return exitWith(2, "write: %v", err)
+			}
+			if code != 0 {
+				return silentExit(code)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&initial, "initial", false, "validate an initial document (snapshot, manifest, plan hash)")
+	cmd.Flags().BoolVar(&prompt, "prompt", false, "validate a bootstrap prompt document and render the prompt")
+	cmd.Flags().BoolVar(&state, "state", false, "evaluate one recurring state and emit the next action")
+	return cmd
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// maxInput bounds what we read so a runaway pipe cannot exhaust memory.
+const maxInput = 256 << 20
+
+// readInput reads FILE, or stdin for "-" or no argument. Failures are usage/I-O
+// errors (exit 2), distinct from an invalid document (exit 1).
+func readInput(cmd *cobra.Command, args []string) ([]byte, error) {
+	var r io.Reader
+	name := "-"
+	if len(args) > 0 {
+		name = args[0]
+	}
+	if name == "-" {
+		r = cmd.InOrStdin()
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, exitWith(2, "cannot read %s: %v", name, unwrapPathError(err))
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
+	if err != nil {
+		return nil, exitWith(2, "cannot read %s: %v", name, err)
+	}
+	if len(data) > maxInput {
+		return nil, exitWith(2, "%s is larger than %d MiB", name, maxInput>>20)
+	}
+	return data, nil
+}
+
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return fmt.Errorf("%s", pe.Err)
+	}
+	return err
+}

@@ -1,0 +1,214 @@
+// Package gitserver serves bare git repositories over HTTPS on loopback with
+// git's own smart-HTTP implementation (git http-backend as a CGI program), so
+// tests and the demo fetch and push through the same https-only runner the
+// product uses against github.com.
+//
+// The TLS certificate is httptest's; its PEM is written to CAFile for git's
+// GIT_SSL_CAINFO. With a Token set, every request needs HTTP basic auth whose
+// password is that token, like a private GitHub repository; git obtains it
+// from its credential helper, never from a URL or argv.
+package gitserver
+
+import (
+	"crypto/subtle"
+	"encoding/pem"
+	"fmt"
+	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Options configure a Server.
+type Options struct {
+	// Token, when non-empty, is the password every request must carry.
+	Token string
+	// Root is the directory holding owner/repo.git; empty means a new
+	// temporary directory removed by Close.
+	Root string
+	// AfterPush, if set, runs after every successful receive-pack request
+	// (a push), so a simulator can update its model of the repository.
+	AfterPush func(owner, repo string)
+}
+
+// Server is a running HTTPS git server.
+type Server struct {
+	// URL is the base, e.g. https://127.0.0.1:41234; repositories live at
+	// URL/owner/repo.git.
+	URL string
+	// Host is URL's host:port, the "test host" a remote URL may name.
+	Host string
+	// CAFile is the PEM file of the certificate authority git must trust.
+	CAFile string
+	// Root is the directory of bare repositories.
+	Root string
+
+	srv     *httptest.Server
+	opts    Options
+	git     string
+	tmp     string
+	mu      sync.Mutex
+	pushes  int
+}
+
+// Start launches the server on 127.0.0.1.
+func Start(opts Options) (*Server, error) {
+	gitPath, err := exec.LookPath("git")
+	if err != nil {
+		return nil, fmt.Errorf("gitserver: git not found: %w", err)
+	}
+	execPath, err := exec.Command(gitPath, "--exec-path").Output()
+	if err != nil {
+		return nil, fmt.Errorf("gitserver: git --exec-path: %w", err)
+	}
+	backend := filepath.Join(strings.TrimSpace(string(execPath)), "git-http-backend")
+	if _, err := os.Stat(backend); err != nil {
+		return nil, fmt.Errorf("gitserver: %w", err)
+	}
+	tmp, err := os.MkdirTemp("", "ghsim-git-")
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, git: gitPath, tmp: tmp, Root: opts.Root}
+	if s.Root == "" {
+		s.Root = filepath.Join(tmp, "repos")
+		if err := os.Mkdir(s.Root, 0o755); err != nil {
+			os.RemoveAll(tmp)
+			return nil, err
+		}
+	}
+	home := filepath.Join(tmp, "home")
+	if err := os.Mkdir(home, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
+	cgiHandler := &cgi.Handler{
+		Path: backend,
+		Env: []string{
+			"GIT_PROJECT_ROOT=" + s.Root,
+			"GIT_HTTP_EXPORT_ALL=1",
+			// The server's git must not pick up the host's configuration.
+			"GIT_CONFIG_NOSYSTEM=1",
+			"GIT_CONFIG_GLOBAL=/dev/null",
+			"HOME=" + home,
+		},
+	}
+	s.srv = httptest.NewTLSServer(s.handler(cgiHandler))
+	s.URL = s.srv.URL
+	s.Host = strings.TrimPrefix(s.srv.URL, "https://")
+	s.CAFile = filepath.Join(tmp, "ca.pem")
+	pemBytes := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.srv.Certificate().Raw})
+	if err := os.WriteFile(s.CAFile, pemBytes, 0o644); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close stops the server and removes its temporary files (and the
+// repositories, when Root was not given).
+func (s *Server) Close() {
+	s.srv.Close()
+	os.RemoveAll(s.tmp)
+}
+
+// RepoURL is the clone/push URL of owner/repo.
+func (s *Server) RepoURL(owner, repo string) string {
+	return s.URL + "/" + owner + "/" + repo + ".git"
+}
+
+// RepoDir is the bare repository directory of owner/repo.
+func (s *Server) RepoDir(owner, repo string) string {
+	return filepath.Join(s.Root, owner, repo+".git")
+}
+
+// Pushes counts successful receive-pack requests so far.
+func (s *Server) Pushes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pushes
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// CreateRepo creates an empty bare repository whose default branch is
+// defaultBranch and which accepts pushes over HTTP.
+func (s *Server) CreateRepo(owner, repo, defaultBranch string) (string, error) {
+	if !nameRE.MatchString(owner) || !nameRE.MatchString(repo) || strings.HasSuffix(repo, ".git") {
+		return "", fmt.Errorf("gitserver: invalid repository name %q/%q", owner, repo)
+	}
+	dir := s.RepoDir(owner, repo)
+	if _, err := os.Stat(dir); err == nil {
+		return "", fmt.Errorf("gitserver: %s/%s already exists", owner, repo)
+	}
+	steps := [][]string{
+		{"init", "-q", "--bare", "--initial-branch=" + defaultBranch, dir},
+		{"-C", dir, "config", "http.receivepack", "true"},
+	}
+	for _, args := range steps {
+		cmd := exec.Command(s.git, args...)
+		cmd.Env = []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME=/dev/null", "PATH=" + os.Getenv("PATH")}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("gitserver: git %s: %v: %s", args[0], err, out)
+		}
+	}
+	return dir, nil
+}
+
+// repoPathRE captures owner and repo from a smart-HTTP request path.
+var repoPathRE = regexp.MustCompile(`^/([^/]+)/([^/]+)\.git/`)
+
+func (s *Server) handler(backend http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.opts.Token != "" && !s.authorized(r) {
+			w.Header().Set("WWW-Authenticate", `Basic realm="ghsim"`)
+			http.Error(w, "authentication required", http.StatusUnauthorized)
+			return
+		}
+		m := repoPathRE.FindStringSubmatch(r.URL.Path)
+		if m == nil || strings.Contains(r.URL.Path, "/../") {
+			http.NotFound(w, r)
+			return
+		}
+		push := r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-receive-pack")
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		backend.ServeHTTP(rec, r)
+		if push && rec.status == http.StatusOK {
+			s.mu.Lock()
+			s.pushes++
+			s.mu.Unlock()
+			if s.opts.AfterPush != nil {
+				s.opts.AfterPush(m[1], m[2])
+			}
+		}
+	})
+}
+
+func (s *Server) authorized(r *http.Request) bool {
+	_, pass, ok := r.BasicAuth()
+	if !ok {
+		return false
+	}
+	return subtle.ConstantTimeCompare([]byte(pass), []byte(s.opts.Token)) == 1
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.status = code
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Flush() {
+	if f, ok := r.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}

@@ -1,0 +1,391 @@
+package ghsim
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// These renderers produce the same key sets as GitHub's OpenAPI examples
+// (checked by rest_shapes_test.go), so that a client decoding real payloads
+// decodes the simulator's identically.
+
+func (s *Server) userJSON(a *Account) map[string]any {
+	api := s.opts.APIURL + "/users/" + url.PathEscape(a.Login)
+	html := s.opts.WebURL + "/" + a.Login
+	avatar := fmt.Sprintf("https://avatars.githubusercontent.com/u/%d?v=4", a.ID)
+	if a.Type == TypeBot {
+		slug := strings.TrimSuffix(a.Login, "[bot]")
+		html = s.opts.WebURL + "/apps/" + slug
+		avatar = fmt.Sprintf("https://avatars.githubusercontent.com/in/%d?v=4", a.ID%1000000)
+	}
+	return map[string]any{
+		"login":               a.Login,
+		"id":                  a.ID,
+		"node_id":             a.NodeID,
+		"avatar_url":          avatar,
+		"gravatar_id":         "",
+		"url":                 api,
+		"html_url":            html,
+		"followers_url":       api + "/followers",
+		"following_url":       api + "/following{/other_user}",
+		"gists_url":           api + "/gists{/gist_id}",
+		"starred_url":         api + "/starred{/owner}{/repo}",
+		"subscriptions_url":   api + "/subscriptions",
+		"organizations_url":   api + "/orgs",
+		"repos_url":           api + "/repos",
+		"events_url":          api + "/events{/privacy}",
+		"received_events_url": api + "/received_events",
+		"type":                a.Type,
+		"user_view_type":      "public",
+		"site_admin":          false,
+	}
+}
+
+// reactionUserJSON reproduces a quirk of the reactions API: it reports a
+// GitHub App's bot user with type "User", so matching must use id and login.
+func (s *Server) reactionUserJSON(a *Account) map[string]any {
+	u := s.userJSON(a)
+	if a.Type == TypeBot {
+		u["type"] = TypeUser
+	}
+	return u
+}
+
+func (s *Server) privateUserJSON(a *Account) map[string]any {
+	u := s.userJSON(a)
+	created := "2011-01-25T18:44:36Z"
+	for k, v := range map[string]any{
+		"name": nullable(a.Name), "company": nil, "blog": "", "location": nil,
+		"email": nil, "hireable": nil, "bio": nil, "twitter_username": nil,
+		"notification_email": nil,
+		"public_repos":       0, "public_gists": 0, "followers": 0, "following": 0,
+		"created_at": created, "updated_at": created,
+		"private_gists": 0, "total_private_repos": 0, "owned_private_repos": 0,
+		"disk_usage": 0, "collaborators": 0, "two_factor_authentication": true,
+		"plan": map[string]any{"name": "free", "space": 976562499, "private_repos": 10000, "collaborators": 0},
+	} {
+		u[k] = v
+	}
+	return u
+}
+
+func nullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func (s *Server) repoJSON(st *repoState) map[string]any {
+	full := st.fullName()
+	api := s.opts.APIURL + "/repos/" + full
+	web := s.opts.WebURL + "/" + full
+	host := strings.TrimPrefix(strings.TrimPrefix(s.opts.WebURL, "https://"), "http://")
+	m := map[string]any{
+		"id":                st.id,
+		"node_id":           st.nodeID,
+		"name":              st.name,
+		"full_name":         full,
+		"owner":             s.userJSON(st.owner),
+		"private":           st.private,
+		"html_url":          web,
+		"description":       nil,
+		"fork":              false,
+		"url":               api,
+		"git_url":           "git://" + host + "/" + full + ".git",
+		"ssh_url":           "git@" + host + ":" + full + ".git",
+		"clone_url":         web + ".git",
+		"svn_url":           web,
+		"mirror_url":        nil,
+		"homepage":          nil,
+		"language":          "Go",
+		"forks_count":       0,
+		"stargazers_count":  0,
+		"watchers_count":    0,
+		"size":              108,
+		"default_branch":    st.defaultBranch,
+		"open_issues_count": 0,
+		"topics":            []any{},
+		"has_issues":        true,
+		"has_projects":      true,
+		"has_wiki":          false,
+		"has_pages":         false,
+		"has_downloads":     true,
+		"has_discussions":   false,
+		"archived":          false,
+		"disabled":          false,
+		"visibility":        map[bool]string{true: "private", false: "public"}[st.private],
+		"pushed_at":         "2024-01-01T00:00:00Z",
+		"created_at":        "2020-01-01T00:00:00Z",
+		"updated_at":        "2024-01-01T00:00:00Z",
+		"permissions":       map[string]any{"admin": false, "maintain": false, "push": true, "triage": true, "pull": true},
+		"allow_rebase_merge": true,
+		"allow_squash_merge": true,
+		"allow_merge_commit": true,
+		"allow_forking":      true,
+		"temp_clone_token":   "",
+		"forks":              0,
+		"open_issues":        0,
+		"watchers":           0,
+		"license":            nil,
+		"is_template":        false,
+		"web_commit_signoff_required": false,
+	}
+	for key, suffix := range map[string]string{
+		"archive_url": "/{archive_format}{/ref}", "assignees_url": "/assignees{/user}",
+		"blobs_url": "/git/blobs{/sha}", "branches_url": "/branches{/branch}",
+		"collaborators_url": "/collaborators{/collaborator}", "comments_url": "/comments{/number}",
+		"commits_url": "/commits{/sha}", "compare_url": "/compare/{base}...{head}",
+		"contents_url": "/contents/{+path}", "contributors_url": "/contributors",
+		"deployments_url": "/deployments", "downloads_url": "/downloads", "events_url": "/events",
+		"forks_url": "/forks", "git_commits_url": "/git/commits{/sha}", "git_refs_url": "/git/refs{/sha}",
+		"git_tags_url": "/git/tags{/sha}", "issue_comment_url": "/issues/comments{/number}",
+		"issue_events_url": "/issues/events{/number}", "issues_url": "/issues{/number}",
+		"keys_url": "/keys{/key_id}", "labels_url": "/labels{/name}", "languages_url": "/languages",
+		"merges_url": "/merges", "milestones_url": "/milestones{/number}",
+		"notifications_url": "/notifications{?since,all,participating}", "pulls_url": "/pulls{/number}",
+		"releases_url": "/releases{/id}", "stargazers_url": "/stargazers", "statuses_url": "/statuses/{sha}",
+		"subscribers_url": "/subscribers", "subscription_url": "/subscription", "tags_url": "/tags",
+		"teams_url": "/teams", "trees_url": "/git/trees{/sha}", "hooks_url": "/hooks",
+	} {
+		m[key] = api + suffix
+	}
+	return m
+}
+
+// pullJSON renders a pull request; full adds the fields only GET
+// /pulls/{pull_number} and POST /pulls carry (mergeable, counts...).
+func (s *Server) pullJSON(p *pullState, full bool) map[string]any {
+	pr := p.pr
+	st := p.repo
+	api := fmt.Sprintf("%s/repos/%s/pulls/%d", s.opts.APIURL, st.fullName(), pr.Number)
+	issue := fmt.Sprintf("%s/repos/%s/issues/%d", s.opts.APIURL, st.fullName(), pr.Number)
+	web := fmt.Sprintf("%s/%s/pull/%d", s.opts.WebURL, st.fullName(), pr.Number)
+	head := s.headSHALocked(p)
+	headRepo := st
+	if pr.HeadRepo != "" {
+		if hr, ok := s.repos[strings.ToLower(pr.HeadRepo)]; ok {
+			headRepo = hr
+		}
+	}
+	var closedAt any
+	if pr.State == "closed" {
+		closedAt = stamp(pr.UpdatedAt)
+	}
+	var mergedAt any
+	if pr.Merged {
+		mergedAt = stamp(pr.UpdatedAt)
+	}
+	statuses := s.opts.APIURL + "/repos/" + st.fullName() + "/statuses/" + head
+	m := map[string]any{
+		"url":                 api,
+		"id":                  pr.ID,
+		"node_id":             pr.NodeID,
+		"html_url":            web,
+		"diff_url":            web + ".diff",
+		"patch_url":           web + ".patch",
+		"issue_url":           issue,
+		"commits_url":         api + "/commits",
+		"review_comments_url": api + "/comments",
+		"review_comment_url":  s.opts.APIURL + "/repos/" + st.fullName() + "/pulls/comments{/number}",
+		"comments_url":        issue + "/comments",
+		"statuses_url":        statuses,
+		"number":              pr.Number,
+		"state":               pr.State,
+		"locked":              false,
+		"title":               pr.Title,
+		"user":                s.userJSON(s.accountLocked(pr.Author)),
+		"body":                nullable(pr.Body),
+		"labels":              []any{},
+		"milestone":           nil,
+		"active_lock_reason":  nil,
+		"created_at":          stamp(pr.CreatedAt),
+		"updated_at":          stamp(pr.UpdatedAt),
+		"closed_at":           closedAt,
+		"merged_at":           mergedAt,
+		"merge_commit_sha":    nil,
+		"assignee":            nil,
+		"assignees":           []any{},
+		"requested_reviewers": []any{},
+		"requested_teams":     []any{},
+		"head": map[string]any{
+			"label": headRepo.owner.Login + ":" + pr.Head,
+			"ref":   pr.Head,
+			"sha":   head,
+			"user":  s.userJSON(headRepo.owner),
+			"repo":  s.repoJSON(headRepo),
+		},
+		"base": map[string]any{
+			"label": st.owner.Login + ":" + pr.Base,
+			"ref":   pr.Base,
+			"sha":   s.baseSHALocked(p),
+			"user":  s.userJSON(st.owner),
+			"repo":  s.repoJSON(st),
+		},
+		"_links": map[string]any{
+			"self":            href(api),
+			"html":            href(web),
+			"issue":           href(issue),
+			"comments":        href(issue + "/comments"),
+			"review_comments": href(api + "/comments"),
+			"review_comment":  href(s.opts.APIURL + "/repos/" + st.fullName() + "/pulls/comments{/number}"),
+			"commits":         href(api + "/commits"),
+			"statuses":        href(statuses),
+		},
+		"author_association": s.associationLocked(st, s.accountLocked(pr.Author)),
+		"auto_merge":         nil,
+		"draft":              pr.Draft,
+	}
+	if full {
+		var mergeable any
+		switch pr.Mergeable {
+		case "MERGEABLE":
+			mergeable = true
+		case "CONFLICTING":
+			mergeable = false
+		}
+		m["merged"] = pr.Merged
+		m["mergeable"] = mergeable
+		m["rebaseable"] = mergeable
+		m["mergeable_state"] = strings.ToLower(pr.MergeStateStatus)
+		m["merged_by"] = nil
+		m["comments"] = len(p.comments)
+		m["review_comments"] = len(p.reviewComments)
+		m["maintainer_can_modify"] = false
+		m["commits"] = len(p.commits)
+		m["additions"] = 10
+		m["deletions"] = 2
+		m["changed_files"] = 1
+	}
+	return m
+}
+
+func href(u string) map[string]any { return map[string]any{"href": u} }
+
+func (s *Server) issueCommentJSON(p *pullState, c *Comment) map[string]any {
+	st := p.repo
+	api := fmt.Sprintf("%s/repos/%s/issues/comments/%d", s.opts.APIURL, st.fullName(), c.ID)
+	return map[string]any{
+		"id":                 c.ID,
+		"node_id":            c.NodeID,
+		"url":                api,
+		"html_url":           fmt.Sprintf("%s/%s/pull/%d#issuecomment-%d", s.opts.WebURL, st.fullName(), p.pr.Number, c.ID),
+		"body":               c.Body,
+		"user":               s.userJSON(s.accountLocked(c.Author)),
+		"created_at":         stamp(c.CreatedAt),
+		"updated_at":         stamp(c.UpdatedAt),
+		"issue_url":          fmt.Sprintf("%s/repos/%s/issues/%d", s.opts.APIURL, st.fullName(), p.pr.Number),
+		"author_association": c.AuthorAssociation,
+		"performed_via_github_app": nil,
+		"reactions":          s.reactionRollup(api, p.commentReacts[c.ID]),
+		"pin":                nil,
+		"minimized":          nil,
+	}
+}
+
+func (s *Server) reactionRollup(api string, list []*Reaction) map[string]any {
+	counts := map[string]int{"+1": 0, "-1": 0, "laugh": 0, "hooray": 0, "confused": 0, "heart": 0, "rocket": 0, "eyes": 0}
+	for _, r := range list {
+		counts[r.Content]++
+	}
+	m := map[string]any{"url": api + "/reactions", "total_count": len(list)}
+	for k, v := range counts {
+		m[k] = v
+	}
+	return m
+}
+
+func (s *Server) reviewJSON(p *pullState, r *Review) map[string]any {
+	st := p.repo
+	web := fmt.Sprintf("%s/%s/pull/%d#pullrequestreview-%d", s.opts.WebURL, st.fullName(), p.pr.Number, r.ID)
+	api := fmt.Sprintf("%s/repos/%s/pulls/%d", s.opts.APIURL, st.fullName(), p.pr.Number)
+	var submitted any
+	if r.State != "PENDING" {
+		submitted = stamp(r.SubmittedAt)
+	}
+	return map[string]any{
+		"id":                 r.ID,
+		"node_id":            r.NodeID,
+		"user":               s.userJSON(s.accountLocked(r.Author)),
+		"body":               r.Body,
+		"state":              r.State,
+		"html_url":           web,
+		"pull_request_url":   api,
+		"author_association": s.associationLocked(st, s.accountLocked(r.Author)),
+		"_links":             map[string]any{"html": href(web), "pull_request": href(api)},
+		"submitted_at":       submitted,
+		"commit_id":          r.CommitID,
+	}
+}
+
+func (s *Server) reviewCommentJSON(p *pullState, c *ReviewComment) map[string]any {
+	st := p.repo
+	api := fmt.Sprintf("%s/repos/%s/pulls/comments/%d", s.opts.APIURL, st.fullName(), c.ID)
+	web := fmt.Sprintf("%s/%s/pull/%d#discussion_r%d", s.opts.WebURL, st.fullName(), p.pr.Number, c.ID)
+	prAPI := fmt.Sprintf("%s/repos/%s/pulls/%d", s.opts.APIURL, st.fullName(), p.pr.Number)
+	outdated := false
+	if t := p.findThread(c.ThreadID); t != nil {
+		outdated = t.t.Outdated
+	}
+	line, startLine := intOrNull(c.Line), intOrNull(c.StartLine)
+	if outdated {
+		line, startLine = nil, nil
+	}
+	m := map[string]any{
+		"url":                    api,
+		"pull_request_review_id": c.ReviewID,
+		"id":                     c.ID,
+		"node_id":                c.NodeID,
+		"diff_hunk":              c.DiffHunk,
+		"path":                   c.Path,
+		"position":               line,
+		"original_position":      intOrNull(c.OriginalLine),
+		"commit_id":              c.CommitID,
+		"original_commit_id":     c.OriginalCommitID,
+		"user":                   s.userJSON(s.accountLocked(c.Author)),
+		"body":                   c.Body,
+		"created_at":             stamp(c.CreatedAt),
+		"updated_at":             stamp(c.UpdatedAt),
+		"html_url":               web,
+		"pull_request_url":       prAPI,
+		"author_association":     s.associationLocked(st, s.accountLocked(c.Author)),
+		"_links":                 map[string]any{"self": href(api), "html": href(web), "pull_request": href(prAPI)},
+		"start_line":             startLine,
+		"original_start_line":    intOrNull(c.OriginalStartLine),
+		"start_side":             strOrNull(c.StartSide),
+		"line":                   line,
+		"original_line":          intOrNull(c.OriginalLine),
+		"side":                   c.Side,
+		"subject_type":           "line",
+		"reactions":              s.reactionRollup(api, nil),
+	}
+	if c.InReplyToID != 0 {
+		m["in_reply_to_id"] = c.InReplyToID
+	}
+	return m
+}
+
+func intOrNull(n int) any {
+	if n == 0 {
+		return nil
+	}
+	return n
+}
+
+func strOrNull(v string) any {
+	if v == "" {
+		return nil
+	}
+	return v
+}
+
+func (s *Server) reactionJSON(r *Reaction) map[string]any {
+	return map[string]any{
+		"id":         r.ID,
+		"node_id":    r.NodeID,
+		"user":       s.reactionUserJSON(s.accountLocked(r.User)),
+		"content":    r.Content,
+		"created_at": stamp(r.CreatedAt),
+	}
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""Canonical-JSON hashing throughput: Python reference vs Go core/canon.
+
+Run from the repository root:
+
+    python3 scripts/bench_hash.py [--rounds N] [--benchtime 20x]
+
+It builds the core/canon test binary, has it write its ~10 MB benchmark
+document (and print the document's canonical hash), times Python's
+json.loads + json.dumps(sort_keys, compact, ensure_ascii=False) + sha256 on
+those exact bytes, checks both sides produce the same digest, then runs the
+Go BenchmarkHash10MB (Parse + HashValue) and prints both rates and the ratio.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PKG_DIR = os.path.join(ROOT, "core", "canon")
+TARGET_RATIO = 5.0
+
+
+def canonical_hash(data: bytes) -> str:
+    obj = json.loads(data)
+    out = json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return hashlib.sha256(out).hexdigest()
+
+
+def time_python(data: bytes, rounds: int) -> float:
+    times = []
+    for _ in range(rounds):
+        start = time.perf_counter()
+        canonical_hash(data)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def go_bench(binary: str, benchtime: str) -> float:
+    out = subprocess.run(
+        [binary, "-test.run", "^$", "-test.bench", "^BenchmarkHash10MB$",
+         "-test.benchtime", benchtime, "-test.count", "1"],
+        cwd=PKG_DIR, check=True, capture_output=True, text=True,
+    ).stdout
+    m = re.search(r"^BenchmarkHash10MB\S*\s+\d+\s+\d+(?:\.\d+)? ns/op\s+(\d+(?:\.\d+)?) MB/s", out, re.M)
+    if not m:
+        sys.exit("could not read MB/s from go benchmark output:\n" + out)
+    return float(m.group(1))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=5, help="python timing rounds (median is reported)")
+    ap.add_argument("--benchtime", default="20x", help="go -test.benchtime for BenchmarkHash10MB")
+    args = ap.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="canon-bench-") as tmp:
+        binary = os.path.join(tmp, "canon.test")
+        subprocess.run(["go", "test", "-c", "-o", binary, "./core/canon"], cwd=ROOT, check=True)
+        doc_path = os.path.join(tmp, "doc.json")
+        go_hash = subprocess.run(
+            [binary], env={**os.environ, "CANON_BENCH_DOC_OUT": doc_path},
+            check=True, capture_output=True, text=True,
+        ).stdout.strip()
+        with open(doc_path, "rb") as f:
+            data = f.read()
+
+        py_hash = canonical_hash(data)
+        if py_hash != go_hash:
+            print(f"HASH MISMATCH on the benchmark document: python {py_hash} go {go_hash}", file=sys.stderr)
+            return 1
+
+        py_seconds = time_python(data, args.rounds)
+        py_mbps = len(data) / 1e6 / py_seconds
+        go_mbps = go_bench(binary, args.benchtime)
+
+    ratio = go_mbps / py_mbps
+    print(f"document: {len(data)} bytes ({len(data) / 1e6:.1f} MB), sha256 {go_hash} (python and go agree)")
+    print(f"python json.loads+dumps+sha256: {py_mbps:8.1f} MB/s  (median of {args.rounds}: {py_seconds * 1e3:.0f} ms)")
+    print(f"go canon.Parse+HashValue:       {go_mbps:8.1f} MB/s")
+    verdict = "meets" if ratio >= TARGET_RATIO else "BELOW"
+    print(f"ratio go/python: {ratio:.1f}x ({verdict} the {TARGET_RATIO:.0f}x target)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

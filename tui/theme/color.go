@@ -1,0 +1,52 @@
+package theme
+
+import (
+	"io"
+	"os"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/term"
+	"github.com/muesli/termenv"
+)
+
+// ColorEnabled follows the gh CLI's rule: never with NO_COLOR (any
+// non-empty value) or CLICOLOR=0; always with CLICOLOR_FORCE (non-empty,
+// not "0"); otherwise only on a terminal. A nil getenv reads nothing.
+func ColorEnabled(getenv func(string) string, isTTY bool) bool {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	if getenv("NO_COLOR") != "" || getenv("CLICOLOR") == "0" {
+		return false
+	}
+	if f := getenv("CLICOLOR_FORCE"); f != "" && f != "0" {
+		return true
+	}
+	return isTTY
+}
+
+// IsTTY reports whether w is a terminal, or GH_FORCE_TTY asks us to treat
+// it as one (the gh CLI's convention, used for scripted demos).
+func IsTTY(w io.Writer, getenv func(string) string) bool {
+	if getenv != nil && getenv("GH_FORCE_TTY") != "" {
+		return true
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// NewRenderer returns a lipgloss renderer for w. Without colour the profile
+// is pinned to ASCII, under which lipgloss emits no escape code at all, so
+// meaning must never rest on colour or weight alone (glyphs and words carry
+// it). The background is resolved here, before a Bubble Tea program owns
+// the terminal's input, because detecting it means querying the terminal.
+func NewRenderer(w io.Writer, color bool) *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(w)
+	if !color {
+		r.SetColorProfile(termenv.Ascii)
+		r.SetHasDarkBackground(true)
+		return r
+	}
+	r.SetHasDarkBackground(r.HasDarkBackground())
+	return r
+}

@@ -1,0 +1,57 @@
+// Package theme holds the colours and glyphs of the interface and builds
+// from them the one Styles struct every component renders with.
+package theme
+
+import "github.com/charmbracelet/lipgloss"
+
+// Theme is the palette and glyph set. Colours adapt to light and dark
+// backgrounds; glyphs never require a Nerd Font.
+type Theme struct {
+	Accent  lipgloss.AdaptiveColor
+	Text    lipgloss.AdaptiveColor
+	Muted   lipgloss.AdaptiveColor
+	Border  lipgloss.AdaptiveColor
+	Pass    lipgloss.AdaptiveColor
+	Fail    lipgloss.AdaptiveColor
+	Pending lipgloss.AdaptiveColor
+	Unknown lipgloss.AdaptiveColor
+	Warn    lipgloss.AdaptiveColor
+	Glyphs  Glyphs
+}
+
+// Glyphs are the symbols the interface draws. Each status glyph is always
+// shown next to a word, so none is the only carrier of meaning.
+type Glyphs struct {
+	Pass, Fail, Pending, Unknown string
+	Focus                        string // marks the focused pane
+	Into                         string // base ← head
+	Sep                          string // between inline fields
+	Rule                         string // one cell of a horizontal rule
+	Notice                       string
+}
+
+// UnicodeGlyphs need only a font with the common symbol blocks.
+func UnicodeGlyphs() Glyphs {
+	return Glyphs{Pass: "✓", Fail: "✗", Pending: "…", Unknown: "?", Focus: "▸", Into: "←", Sep: "·", Rule: "─", Notice: "!"}
+}
+
+// ASCIIGlyphs are for terminals and fonts that cannot be trusted with more.
+func ASCIIGlyphs() Glyphs {
+	return Glyphs{Pass: "+", Fail: "x", Pending: "~", Unknown: "?", Focus: ">", Into: "<-", Sep: "|", Rule: "-", Notice: "!"}
+}
+
+// Default is the product's theme.
+func Default() Theme {
+	return Theme{
+		Accent:  lipgloss.AdaptiveColor{Light: "#5A3FD6", Dark: "#A48CFF"},
+		Text:    lipgloss.AdaptiveColor{Light: "#1F1F1F", Dark: "#E6E6E6"},
+		Muted:   lipgloss.AdaptiveColor{Light: "#6B6B6B", Dark: "#8A8A8A"},
+		Border:  lipgloss.AdaptiveColor{Light: "#C8C8C8", Dark: "#3C3C3C"},
+		Pass:    lipgloss.AdaptiveColor{Light: "#1A7F37", Dark: "#3FB950"},
+		Fail:    lipgloss.AdaptiveColor{Light: "#CF222E", Dark: "#F85149"},
+		Pending: lipgloss.AdaptiveColor{Light: "#9A6700", Dark: "#D29922"},
+		Unknown: lipgloss.AdaptiveColor{Light: "#6B6B6B", Dark: "#8A8A8A"},
+		Warn:    lipgloss.AdaptiveColor{Light: "#BC4C00", Dark: "#DB6D28"},
+		Glyphs:  UnicodeGlyphs(),
+	}
+}

@@ -1,0 +1,78 @@
+package theme
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/muesli/termenv"
+)
+
+func env(kv ...string) func(string) string {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) string { return m[k] }
+}
+
+func TestColorEnabled(t *testing.T) {
+	cases := []struct {
+		name   string
+		getenv func(string) string
+		tty    bool
+		want   bool
+	}{
+		{"tty", env(), true, true},
+		{"not a tty", env(), false, false},
+		{"nil env tty", nil, true, true},
+		{"NO_COLOR", env("NO_COLOR", "1"), true, false},
+		{"NO_COLOR empty is unset", env("NO_COLOR", ""), true, true},
+		{"CLICOLOR=0", env("CLICOLOR", "0"), true, false},
+		{"CLICOLOR=1 on tty", env("CLICOLOR", "1"), true, true},
+		{"CLICOLOR_FORCE off tty", env("CLICOLOR_FORCE", "1"), false, true},
+		{"CLICOLOR_FORCE=0", env("CLICOLOR_FORCE", "0"), false, false},
+		{"NO_COLOR beats CLICOLOR_FORCE", env("NO_COLOR", "1", "CLICOLOR_FORCE", "1"), true, false},
+		{"CLICOLOR=0 beats CLICOLOR_FORCE", env("CLICOLOR", "0", "CLICOLOR_FORCE", "1"), true, false},
+	}
+	for _, c := range cases {
+		if got := ColorEnabled(c.getenv, c.tty); got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestIsTTY(t *testing.T) {
+	var buf bytes.Buffer
+	if IsTTY(&buf, env()) {
+		t.Error("a buffer is not a terminal")
+	}
+	if !IsTTY(&buf, env("GH_FORCE_TTY", "1")) {
+		t.Error("GH_FORCE_TTY must force a terminal")
+	}
+}
+
+func TestNoColorRendersNoEscapes(t *testing.T) {
+	var buf bytes.Buffer
+	st := New(NewRenderer(&buf, false), Default())
+	for name, s := range map[string]string{
+		"title": st.Title.Render("x"), "fail": st.Fail.Render("x"), "column": st.Column.Render("x"),
+		"help": st.Help.ShortKey.Render("x"),
+	} {
+		if s != "x" || strings.Contains(s, "\x1b") {
+			t.Errorf("%s: %q", name, s)
+		}
+	}
+}
+
+func TestColorRendersEscapes(t *testing.T) {
+	var buf bytes.Buffer
+	r := NewRenderer(&buf, true)
+	// A buffer has no colour profile of its own; force one to prove the
+	// styles carry colour when colour is allowed.
+	r.SetColorProfile(termenv.ANSI256)
+	st := New(r, Default())
+	if s := st.Fail.Render("x"); !strings.Contains(s, "\x1b[") {
+		t.Errorf("expected an SGR sequence, got %q", s)
+	}
+}

@@ -37,8 +37,9 @@ type Options struct {
 	// limit) before it starts, so a UI can say so.
 	OnWait func(reason string, d time.Duration)
 
-	// Log receives go-gh's request log (the Authorization header is masked
-	// by go-gh). nil leaves it to GH_DEBUG, as gh does.
+	// Log receives go-gh's request log. nil leaves it to GH_DEBUG, as gh
+	// does (stderr; "api" in the value adds headers and bodies). go-gh masks
+	// the Authorization header and ghclient masks the token anywhere else.
 	Log        io.Writer
 	LogVerbose bool // headers and bodies too
 }
@@ -83,12 +84,17 @@ func New(opts Options) (*Client, error) {
 		limits: newLimitState(),
 		next:   meterTransport{next: base},
 	}}
+	logTo, verbose := logTarget(opts)
+	if logTo != nil {
+		logTo = newRedactingWriter(logTo, token)
+	}
 	co := api.ClientOptions{
 		Host:           host,
 		AuthToken:      token,
 		Transport:      chain,
-		Log:            opts.Log,
-		LogVerboseHTTP: opts.LogVerbose,
+		Log:            logTo,
+		LogIgnoreEnv:   true,
+		LogVerboseHTTP: verbose,
 		// Redirects are followed by net/http only for GETs we issue; a
 		// redirect never turns a write into something else.
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {

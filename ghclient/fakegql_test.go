@@ -333,3 +333,13 @@ func (c *conn) page(args map[string]any, typ string) *obj {
 		}},
 	}}
 }
+
+// mustValidate runs schema validation on q so that its fields carry their
+// definitions (estimateCost needs them).
+func mustValidate(t testing.TB, schema *ast.Schema, q *ast.QueryDocument) *ast.QueryDocument {
+	t.Helper()
+	if errs := validator.Validate(schema, q); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	return q
+}

@@ -121,7 +121,7 @@ func (f prFixture) build() builtPR {
 				"id": fmt.Sprintf("PRRC_%d_%d", i, j), "fullDatabaseId": strconv.Itoa(id), "author": a,
 				"body": fmt.Sprintf("thread %d comment %d", i, j), "createdAt": ts(j), "updatedAt": ts(j), "lastEditedAt": nil,
 				"path": path, "commit": &obj{typ: "Commit", fields: map[string]any{"oid": head}},
-				"originalCommit": &obj{typ: "Commit", fields: map[string]any{"oid": "2222222222222222222222222222222222222222"}},
+				"originalCommit":    &obj{typ: "Commit", fields: map[string]any{"oid": "2222222222222222222222222222222222222222"}},
 				"pullRequestReview": review, "replyTo": replyTo,
 			}}
 			if j == 0 {

@@ -130,14 +130,14 @@ type gqlReviewComment struct {
 }
 
 type gqlThread struct {
-	ID           string  `json:"id"`
-	IsResolved   bool    `json:"isResolved"`
-	IsOutdated   bool    `json:"isOutdated"`
-	Path         string  `json:"path"`
-	Line         *int64  `json:"line"`
-	OriginalLine *int64  `json:"originalLine"`
-	StartLine    *int64  `json:"startLine"`
-	DiffSide     *string `json:"diffSide"`
+	ID           string                  `json:"id"`
+	IsResolved   bool                    `json:"isResolved"`
+	IsOutdated   bool                    `json:"isOutdated"`
+	Path         string                  `json:"path"`
+	Line         *int64                  `json:"line"`
+	OriginalLine *int64                  `json:"originalLine"`
+	StartLine    *int64                  `json:"startLine"`
+	DiffSide     *string                 `json:"diffSide"`
 	Comments     *page[gqlReviewComment] `json:"comments"`
 }
 

@@ -87,3 +87,10 @@ func newTestClient(t *testing.T, h http.Handler, mod func(*Options)) (*Client, *
 	}
 	return c, clock
 }
+
+func httptestServer(t *testing.T, h http.Handler) string {
+	t.Helper()
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}

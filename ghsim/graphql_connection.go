@@ -49,7 +49,9 @@ func (f *fieldCtx) paginate(connType string, items []object) (any, error) {
 	name := f.field.Name
 	first, hasFirst := argInt(f.args, "first")
 	last, hasLast := argInt(f.args, "last")
-	if !hasFirst && !hasLast {
+	// GitHub lets totalCount-only selections go without bounds; asking for
+	// nodes or edges without first/last is refused.
+	if !hasFirst && !hasLast && f.selectsItems(connType) {
 		return nil, errorf("MISSING_PAGINATION_BOUNDARIES", "You must provide a `first` or `last` value to properly paginate the `%s` connection.", name)
 	}
 	if hasFirst && first > maxPageSize {
@@ -93,7 +95,7 @@ func (f *fieldCtx) paginate(connType string, items []object) (any, error) {
 	if size > 0 {
 		page = lo/size + 1
 	}
-	if err := f.ex.s.pageFaultLocked(name, page); err != nil {
+	if err := f.ex.s.pageFaultLocked(f.ex.c.reqID, name, page); err != nil {
 		return nil, err
 	}
 	return object{typ: connType, v: &connection{items: items, lo: lo, hi: hi}}, nil
@@ -167,4 +169,16 @@ func argStrings(args map[string]any, name string) []string {
 		return out
 	}
 	return nil
+}
+
+func (f *fieldCtx) selectsItems(connType string) bool {
+	var fields []*collected
+	f.ex.collect(connType, f.field.SelectionSet, &fields, map[string]bool{})
+	for _, c := range fields {
+		switch c.fields[0].Name {
+		case "nodes", "edges":
+			return true
+		}
+	}
+	return false
 }

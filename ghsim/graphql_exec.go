@@ -3,11 +3,12 @@ package ghsim
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
-	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 )
 
@@ -107,23 +108,18 @@ func (s *Server) executeLocked(c *call, query, opName string, rawVars map[string
 	return gqlResult{data: data, errors: ex.errors}
 }
 
+// parseError renders a syntax error the way GitHub words it:
+// "Parse error on <what> at [line, column]".
 func parseError(err error) *gqlError {
-	msg := err.Error()
-	out := &gqlError{Message: "Parse error on " + msg}
-	var line, col int
-	if n, _ := fmt.Sscanf(locationOf(msg), "%d:%d", &line, &col); n == 2 {
-		out.Locations = []gqlLocation{{Line: line, Column: col}}
+	var ge *gqlerror.Error
+	if !errors.As(err, &ge) || len(ge.Locations) == 0 {
+		return &gqlError{Message: "Parse error on " + err.Error()}
 	}
-	return out
-}
-
-// locationOf extracts "L:C" from gqlparser's "query:L:C: message" form.
-func locationOf(msg string) string {
-	parts := strings.SplitN(msg, ":", 4)
-	if len(parts) < 3 {
-		return ""
+	loc := ge.Locations[0]
+	return &gqlError{
+		Locations: []gqlLocation{{Line: loc.Line, Column: loc.Column}},
+		Message:   fmt.Sprintf("Parse error on %s at [%d, %d]", ge.Message, loc.Line, loc.Column),
 	}
-	return parts[1] + ":" + parts[2]
 }
 
 func pickOperation(doc *ast.QueryDocument, name string) (*ast.OperationDefinition, *gqlError) {

@@ -7,14 +7,38 @@ import (
 
 // Object values behind the GraphQL types.
 type (
-	commentObj    struct{ p *pullState; c *Comment }
-	reviewObj     struct{ p *pullState; r *Review }
-	reviewCmtObj  struct{ p *pullState; c *ReviewComment }
-	commitObj     struct{ st *repoState; sha string }
-	pullCommitObj struct{ p *pullState; sha string }
-	checkObj      struct{ st *repoState; cr *CheckRun }
-	statusObj     struct{ st *repoState; cs *CommitStatus }
-	refObj        struct{ st *repoState; name, sha string }
+	commentObj struct {
+		p *pullState
+		c *Comment
+	}
+	reviewObj struct {
+		p *pullState
+		r *Review
+	}
+	reviewCmtObj struct {
+		p *pullState
+		c *ReviewComment
+	}
+	commitObj struct {
+		st  *repoState
+		sha string
+	}
+	pullCommitObj struct {
+		p   *pullState
+		sha string
+	}
+	checkObj struct {
+		st *repoState
+		cr *CheckRun
+	}
+	statusObj struct {
+		st *repoState
+		cs *CommitStatus
+	}
+	refObj struct {
+		st        *repoState
+		name, sha string
+	}
 )
 
 func actor(a *Account) any {
@@ -114,11 +138,13 @@ func init() {
 	})
 
 	accountCommon := map[string]resolver{
-		"id":           func(f *fieldCtx) (any, error) { return f.obj.v.(*Account).NodeID, nil },
-		"login":        func(f *fieldCtx) (any, error) { return graphQLLogin(f.obj.v.(*Account)), nil },
-		"databaseId":   func(f *fieldCtx) (any, error) { return f.obj.v.(*Account).ID, nil },
-		"url":          func(f *fieldCtx) (any, error) { return f.ex.s.accountURL(f.obj.v.(*Account)), nil },
-		"resourcePath": func(f *fieldCtx) (any, error) { return strings.TrimPrefix(f.ex.s.accountURL(f.obj.v.(*Account)), f.ex.s.opts.WebURL), nil },
+		"id":         func(f *fieldCtx) (any, error) { return f.obj.v.(*Account).NodeID, nil },
+		"login":      func(f *fieldCtx) (any, error) { return graphQLLogin(f.obj.v.(*Account)), nil },
+		"databaseId": func(f *fieldCtx) (any, error) { return f.obj.v.(*Account).ID, nil },
+		"url":        func(f *fieldCtx) (any, error) { return f.ex.s.accountURL(f.obj.v.(*Account)), nil },
+		"resourcePath": func(f *fieldCtx) (any, error) {
+			return strings.TrimPrefix(f.ex.s.accountURL(f.obj.v.(*Account)), f.ex.s.opts.WebURL), nil
+		},
 		"avatarUrl": func(f *fieldCtx) (any, error) {
 			return fmt.Sprintf("https://avatars.githubusercontent.com/u/%d?v=4", f.obj.v.(*Account).ID), nil
 		},
@@ -199,7 +225,10 @@ func init() {
 	})
 
 	register("Ref", map[string]resolver{
-		"id":         func(f *fieldCtx) (any, error) { r := f.obj.v.(refObj); return "REF_kwDOsim" + r.st.nodeID + r.name, nil },
+		"id": func(f *fieldCtx) (any, error) {
+			r := f.obj.v.(refObj)
+			return "REF_kwDOsim" + r.st.nodeID + r.name, nil
+		},
 		"name":       func(f *fieldCtx) (any, error) { return f.obj.v.(refObj).name, nil },
 		"prefix":     func(f *fieldCtx) (any, error) { return "refs/heads/", nil },
 		"repository": func(f *fieldCtx) (any, error) { return object{typ: "Repository", v: f.obj.v.(refObj).st}, nil },

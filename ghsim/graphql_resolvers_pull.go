@@ -136,19 +136,19 @@ func init() {
 	})
 
 	register("IssueComment", map[string]resolver{
-		"id":                func(f *fieldCtx) (any, error) { return f.obj.v.(commentObj).c.NodeID, nil },
-		"databaseId":        func(f *fieldCtx) (any, error) { return f.obj.v.(commentObj).c.ID, nil },
-		"fullDatabaseId":    func(f *fieldCtx) (any, error) { return fmt.Sprint(f.obj.v.(commentObj).c.ID), nil },
-		"author":            func(f *fieldCtx) (any, error) { return actor(f.ex.s.accountLocked(f.obj.v.(commentObj).c.Author)), nil },
-		"body":              func(f *fieldCtx) (any, error) { return f.obj.v.(commentObj).c.Body, nil },
-		"createdAt":         func(f *fieldCtx) (any, error) { return stamp(f.obj.v.(commentObj).c.CreatedAt), nil },
-		"publishedAt":       func(f *fieldCtx) (any, error) { return stamp(f.obj.v.(commentObj).c.CreatedAt), nil },
-		"updatedAt":         func(f *fieldCtx) (any, error) { return stamp(f.obj.v.(commentObj).c.UpdatedAt), nil },
-		"lastEditedAt":      func(f *fieldCtx) (any, error) { return timeOrNull(f.obj.v.(commentObj).c.LastEditedAt), nil },
+		"id":                  func(f *fieldCtx) (any, error) { return f.obj.v.(commentObj).c.NodeID, nil },
+		"databaseId":          func(f *fieldCtx) (any, error) { return f.obj.v.(commentObj).c.ID, nil },
+		"fullDatabaseId":      func(f *fieldCtx) (any, error) { return fmt.Sprint(f.obj.v.(commentObj).c.ID), nil },
+		"author":              func(f *fieldCtx) (any, error) { return actor(f.ex.s.accountLocked(f.obj.v.(commentObj).c.Author)), nil },
+		"body":                func(f *fieldCtx) (any, error) { return f.obj.v.(commentObj).c.Body, nil },
+		"createdAt":           func(f *fieldCtx) (any, error) { return stamp(f.obj.v.(commentObj).c.CreatedAt), nil },
+		"publishedAt":         func(f *fieldCtx) (any, error) { return stamp(f.obj.v.(commentObj).c.CreatedAt), nil },
+		"updatedAt":           func(f *fieldCtx) (any, error) { return stamp(f.obj.v.(commentObj).c.UpdatedAt), nil },
+		"lastEditedAt":        func(f *fieldCtx) (any, error) { return timeOrNull(f.obj.v.(commentObj).c.LastEditedAt), nil },
 		"includesCreatedEdit": func(f *fieldCtx) (any, error) { return !f.obj.v.(commentObj).c.LastEditedAt.IsZero(), nil },
-		"authorAssociation": func(f *fieldCtx) (any, error) { return f.obj.v.(commentObj).c.AuthorAssociation, nil },
-		"isMinimized":       func(f *fieldCtx) (any, error) { return false, nil },
-		"minimizedReason":   func(f *fieldCtx) (any, error) { return nil, nil },
+		"authorAssociation":   func(f *fieldCtx) (any, error) { return f.obj.v.(commentObj).c.AuthorAssociation, nil },
+		"isMinimized":         func(f *fieldCtx) (any, error) { return false, nil },
+		"minimizedReason":     func(f *fieldCtx) (any, error) { return nil, nil },
 		"viewerDidAuthor": func(f *fieldCtx) (any, error) {
 			return f.obj.v.(commentObj).c.Author.ID == f.ex.c.viewer.ID, nil
 		},
@@ -240,7 +240,9 @@ func init() {
 		"viewerCanReply":    func(f *fieldCtx) (any, error) { return true, nil },
 		"resolvedBy":        func(f *fieldCtx) (any, error) { return nil, nil },
 		"pullRequest":       func(f *fieldCtx) (any, error) { return object{typ: "PullRequest", v: f.obj.v.(*threadState).pull}, nil },
-		"repository":        func(f *fieldCtx) (any, error) { return object{typ: "Repository", v: f.obj.v.(*threadState).pull.repo}, nil },
+		"repository": func(f *fieldCtx) (any, error) {
+			return object{typ: "Repository", v: f.obj.v.(*threadState).pull.repo}, nil
+		},
 		"comments": func(f *fieldCtx) (any, error) {
 			t := f.obj.v.(*threadState)
 			items := make([]object, len(t.comments))
@@ -255,12 +257,14 @@ func init() {
 		"id":             func(f *fieldCtx) (any, error) { return f.obj.v.(reviewCmtObj).c.NodeID, nil },
 		"databaseId":     func(f *fieldCtx) (any, error) { return f.obj.v.(reviewCmtObj).c.ID, nil },
 		"fullDatabaseId": func(f *fieldCtx) (any, error) { return fmt.Sprint(f.obj.v.(reviewCmtObj).c.ID), nil },
-		"author":         func(f *fieldCtx) (any, error) { return actor(f.ex.s.accountLocked(f.obj.v.(reviewCmtObj).c.Author)), nil },
-		"body":           func(f *fieldCtx) (any, error) { return f.obj.v.(reviewCmtObj).c.Body, nil },
-		"createdAt":      func(f *fieldCtx) (any, error) { return stamp(f.obj.v.(reviewCmtObj).c.CreatedAt), nil },
-		"publishedAt":    func(f *fieldCtx) (any, error) { return stamp(f.obj.v.(reviewCmtObj).c.CreatedAt), nil },
-		"updatedAt":      func(f *fieldCtx) (any, error) { return stamp(f.obj.v.(reviewCmtObj).c.UpdatedAt), nil },
-		"lastEditedAt":   func(f *fieldCtx) (any, error) { return timeOrNull(f.obj.v.(reviewCmtObj).c.LastEditedAt), nil },
+		"author": func(f *fieldCtx) (any, error) {
+			return actor(f.ex.s.accountLocked(f.obj.v.(reviewCmtObj).c.Author)), nil
+		},
+		"body":         func(f *fieldCtx) (any, error) { return f.obj.v.(reviewCmtObj).c.Body, nil },
+		"createdAt":    func(f *fieldCtx) (any, error) { return stamp(f.obj.v.(reviewCmtObj).c.CreatedAt), nil },
+		"publishedAt":  func(f *fieldCtx) (any, error) { return stamp(f.obj.v.(reviewCmtObj).c.CreatedAt), nil },
+		"updatedAt":    func(f *fieldCtx) (any, error) { return stamp(f.obj.v.(reviewCmtObj).c.UpdatedAt), nil },
+		"lastEditedAt": func(f *fieldCtx) (any, error) { return timeOrNull(f.obj.v.(reviewCmtObj).c.LastEditedAt), nil },
 		"includesCreatedEdit": func(f *fieldCtx) (any, error) {
 			return !f.obj.v.(reviewCmtObj).c.LastEditedAt.IsZero(), nil
 		},

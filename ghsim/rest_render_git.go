@@ -50,7 +50,7 @@ func (s *Server) checkRunJSON(st *repoState, cr *CheckRun) map[string]any {
 			"owner": s.userJSON(actions), "name": "GitHub Actions", "description": "Automate your workflow from idea to production",
 			"external_url": "https://help.github.com/en/actions", "html_url": s.opts.WebURL + "/apps/github-actions",
 			"created_at": "2018-07-30T09:30:17Z", "updated_at": "2024-04-10T20:33:16Z",
-			"permissions": map[string]any{"checks": "write", "contents": "write", "metadata": "read", "pull_requests": "write"},
+			"permissions": map[string]any{"checks": "write", "contents": "write", "issues": "write", "metadata": "read", "pull_requests": "write", "single_file": "write"},
 			"events":      []any{"check_run", "pull_request", "push"},
 		},
 		"pull_requests": pulls,

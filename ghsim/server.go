@@ -95,8 +95,8 @@ func New(opts Options) *Server {
 		done:     make(chan struct{}),
 	}
 	s.rate = map[string]*rateBucket{
-		resourceCore:    {limit: opts.CoreLimit},
-		resourceGraphQL: {limit: opts.GraphQLLimit},
+		ResourceCore:    {limit: opts.CoreLimit},
+		ResourceGraphQL: {limit: opts.GraphQLLimit},
 	}
 	s.codex.defaultScenario = opts.Codex
 	s.addAccountLocked(CodexBot())
@@ -154,7 +154,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	reqID := requestID(s.reqSeq)
 	// The bot's clock-driven steps land before the request is answered, so
 	// a client polling after the clock moved sees them, as on GitHub.
-	s.advanceCodexLocked(s.now(), false)
+	s.advanceCodexLocked(s.now())
 	f := s.takeFaultLocked(r.Method, path, kind)
 	s.mu.Unlock()
 

@@ -46,7 +46,7 @@ func (e StatusEntry) XY() string {
 	return e.Fields[0]
 }
 
-var statusFieldCount = map[byte]int{'1': 8, '2': 9, 'u': 10, '?': 0, '!': 0}
+var statusFieldCount = map[byte]int{'1': 7, '2': 8, 'u': 9, '?': 0, '!': 0}
 
 // ParseStatusV2 parses `git status --porcelain=v2 -z` output.
 func ParseStatusV2(out []byte) ([]StatusEntry, error) {

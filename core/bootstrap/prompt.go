@@ -150,8 +150,12 @@ func (b *bind) checkEvaluator(stateRaw any) {
 		return
 	}
 	r := evaluate.Evaluate(stateRaw)
+	// The evaluator's paths are relative to the state. A problem this
+	// validator already reported at the same place is not repeated.
 	for _, p := range r.Errors {
-		b.add(pState+p.Path, p.Code, "%s", p.Message)
+		if !b.errs.Has(pState+p.Path, p.Code) {
+			b.add(pState+p.Path, p.Code, "%s", p.Message)
+		}
 	}
 	if len(r.Errors) > 0 {
 		return

@@ -63,14 +63,14 @@ func (b *bind) checkState() {
 		{"request_head_sha", st.RequestHeadSHA != nil},
 	} {
 		if ok(at(f.key)) && !f.set {
-			b.add(at(f.key), problems.InvalidValue, "the bootstrap state has a pending request; %s must be set", f.key)
+			b.add(at(f.key), problems.NullNotAllowed, "the bootstrap state has a pending request; %s must be set", f.key)
 		}
 	}
 	if c := st.RequestCreatedAt; c != nil && ok(at("request_created_at"), at("observed_at")) {
 		created, err1 := schema.ParseTime(*c)
 		observed, err2 := schema.ParseTime(st.ObservedAt)
 		if err1 == nil && err2 == nil && observed.Before(created) {
-			b.add(at("observed_at"), problems.InvalidValue, "the state must be observed after the request it records (%s)", *c)
+			b.noop(at("observed_at"), problems.InvalidValue, "the state must be observed after the request it records (%s)", *c)
 		}
 	}
 
@@ -115,13 +115,18 @@ func (b *bind) checkAutomation(st schema.State, s schema.InitialSnapshot, m sche
 	if ok(at("automation_key")) {
 		switch {
 		case st.AutomationKey == nil:
-			b.add(at("automation_key"), problems.InvalidValue, "must be the canonical automation key")
+			b.add(at("automation_key"), problems.NullNotAllowed, "must be the canonical automation key")
 		case keyKnown && *st.AutomationKey != key:
 			b.add(at("automation_key"), problems.Mismatch, "must be the canonical key %s", key)
 		}
 	}
-	if ok(at("owned_automation_id")) && (st.OwnedAutomationID == nil || *st.OwnedAutomationID == "") {
-		b.add(at("owned_automation_id"), problems.InvalidValue, "must record the id of the automation stub")
+	if ok(at("owned_automation_id")) {
+		switch {
+		case st.OwnedAutomationID == nil:
+			b.add(at("owned_automation_id"), problems.NullNotAllowed, "must record the id of the automation stub")
+		case *st.OwnedAutomationID == "":
+			b.add(at("owned_automation_id"), problems.InvalidValue, "must record the id of the automation stub")
+		}
 	}
 	if !ok(at("automations")) {
 		return
@@ -159,7 +164,7 @@ func (b *bind) equalPtr(path, approvedPath string, got *string, approved string)
 		return
 	}
 	if got == nil {
-		b.add(path, problems.InvalidValue, "must be the approved %q, not null", approved)
+		b.add(path, problems.NullNotAllowed, "must be the approved %q, not null", approved)
 		return
 	}
 	b.equal(path, approvedPath, *got, approved)

@@ -121,6 +121,20 @@ func BenchmarkHash10MB(b *testing.B) {
 	}
 }
 
+func BenchmarkCanonicalizeHash10MB(b *testing.B) {
+	doc := benchDoc()
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		c, err := Canonicalize(doc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		Hash(c)
+	}
+}
+
 func BenchmarkParse(b *testing.B) {
 	doc := benchDoc()
 	b.SetBytes(int64(len(doc)))

@@ -210,66 +210,10 @@ func (e *encoder) stringArray(a []string, depth int) *EncodeError {
 	return nil
 }
 
-const hexDigits = "0123456789abcdef"
-
-// escapeByte marks the ASCII bytes Python's ensure_ascii=False encoder
-// escapes: '"', '\\' and everything below U+0020. DEL, '<', '>', '&' and all
-// non-ASCII (U+2028/U+2029 included) stay literal.
-var escapeByte = func() (t [256]bool) {
-	for c := 0; c < 0x20; c++ {
-		t[c] = true
-	}
-	t['"'] = true
-	t['\\'] = true
-	return t
-}()
-
 func (e *encoder) string(s string) *EncodeError {
-	buf := append(e.buf, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		for i+8 <= len(s) && !specialWord(load64(s, i)) {
-			i += 8
-		}
-		if i >= len(s) {
-			break
-		}
-		c := s[i]
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				return &EncodeError{Msg: "string is not valid UTF-8"}
-			}
-			i += size
-			continue
-		}
-		if !escapeByte[c] {
-			i++
-			continue
-		}
-		buf = append(buf, s[start:i]...)
-		switch c {
-		case '"':
-			buf = append(buf, '\\', '"')
-		case '\\':
-			buf = append(buf, '\\', '\\')
-		case '\n':
-			buf = append(buf, '\\', 'n')
-		case '\r':
-			buf = append(buf, '\\', 'r')
-		case '\t':
-			buf = append(buf, '\\', 't')
-		case '\b':
-			buf = append(buf, '\\', 'b')
-		case '\f':
-			buf = append(buf, '\\', 'f')
-		default:
-			buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		i++
-		start = i
+	if !utf8.ValidString(s) {
+		return &EncodeError{Msg: "string is not valid UTF-8"}
 	}
-	buf = append(buf, s[start:]...)
-	e.buf = append(buf, '"')
+	e.buf = appendQuoted(e.buf, s)
 	return nil
 }

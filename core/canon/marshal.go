@@ -35,12 +35,3 @@ func viaEncodingJSON(v any) (any, error) {
 	}
 	return Parse(b.Bytes())
 }
-
-// Canonicalize parses data strictly and returns its canonical bytes.
-func Canonicalize(data []byte) ([]byte, error) {
-	v, err := Parse(data)
-	if err != nil {
-		return nil, err
-	}
-	return AppendEncode(make([]byte, 0, len(data)), v)
-}

@@ -3,6 +3,7 @@ package evaluate
 import (
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/core/problems"
@@ -90,21 +91,44 @@ func sortedKeys(m map[string]any) []string {
 // sameThreads: a plan's thread list is sorted, unique, and exactly the state's.
 func sameThreads(got, want []schema.Thread, path, what string, errs *problems.List) {
 	checkThreadOrder(got, path, errs)
-	sameAs(got, want, path, problems.Mismatch, what, errs)
+	if !slices.Equal(got, want) {
+		sameAs(got, want, path, problems.Mismatch, what, errs)
+	}
 }
 
 // sameResponses: a plan's responses are sorted, unique, and exactly the state's.
 func sameResponses(got, want []schema.Response, path string, errs *problems.List) {
 	checkResponseOrder(got, path, errs)
-	sameAs(got, want, path, problems.Mismatch, "the state's responses", errs)
+	if !slices.EqualFunc(got, want, equalResponse) {
+		sameAs(got, want, path, problems.Mismatch, "the state's responses", errs)
+	}
 }
 
-// sameRaw checks that the decoded manifest and its raw form are one document,
-// so the plan hash (taken from the raw form) describes what was validated.
-func sameRaw(m, raw any, path string, errs *problems.List) {
+// equalResponse is == over a response, following its two pointers.
+func equalResponse(a, b schema.Response) bool {
+	return a.BodySHA256 == b.BodySHA256 && a.BotID == b.BotID && a.BotType == b.BotType &&
+		equalPtr(a.CommitSHA, b.CommitSHA) && a.ContentVersionAt == b.ContentVersionAt &&
+		a.CreatedAt == b.CreatedAt && a.ID == b.ID && a.Source == b.Source &&
+		equalPtr(a.TriggerRequestCommentID, b.TriggerRequestCommentID) && a.ZeroFindingsSignal == b.ZeroFindingsSignal
+}
+
+func equalPtr[T comparable](a, b *T) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
+
+// sameRaw checks that the decoded manifest m and its raw form are one
+// document, so the plan hash (always taken from the raw form) describes what
+// was validated. decode is the schema decoder of m's type.
+func sameRaw[M any](m M, raw any, decode func(any, string, *problems.List) M, path string, errs *problems.List) {
 	if raw == nil {
 		return
 	}
+	derrs := problems.List{}
+	if d := decode(raw, path, &derrs); !derrs.Empty() {
+		errs.Merge(derrs)
+		return
+	} else if reflect.DeepEqual(d, m) {
+		return
+	}
+	// DeepEqual tells nil from empty lists; the canonical bytes do not.
 	a, err1 := canon.HashValue(m)
 	b, err2 := canon.HashValue(raw)
 	if err1 != nil || err2 != nil || a != b {

@@ -15,13 +15,18 @@ func Evaluate(raw any) Result {
 	if !errs.Empty() {
 		return schemaHalt(errs)
 	}
-	return EvaluateState(s, raw)
+	return evaluateState(s, raw, false)
 }
 
 // EvaluateState evaluates a decoded state; raw is the same state as parsed,
 // from which the plan hashes are recomputed. The steps run in PROTOCOL §5's
-// order and the first that decides wins.
-func EvaluateState(s schema.State, raw any) Result {
+// order and the first that decides wins. Because s and raw come from the
+// caller, a plan in s is also checked to be the plan in raw.
+func EvaluateState(s schema.State, raw any) Result { return evaluateState(s, raw, true) }
+
+// evaluateState: checkRaw is false only when s was just decoded from raw
+// here, which makes the plan-versus-raw comparison redundant.
+func evaluateState(s schema.State, raw any, checkRaw bool) Result {
 	errs := problems.List{}
 	rawObj, _ := raw.(map[string]any)
 	checkState(s, rawObj, &errs)
@@ -47,7 +52,7 @@ func EvaluateState(s schema.State, raw any) Result {
 		r.Inconsistencies = reasons
 		return r
 	}
-	if r, decided := plans(s, rawObj); decided {
+	if r, decided := plans(s, rawObj, checkRaw); decided {
 		return r
 	}
 	return verdictAction(s)

@@ -117,3 +117,10 @@ func itoa(n int64) string {
 }
 
 func digest(label string) string { return fixture.InitialDigest("test:" + label) }
+
+func evalValue(t testing.TB, v any) evaluate.Result {
+	t.Helper()
+	return evaluate.Evaluate(v)
+}
+
+func json(b []byte, sub string) bool { return strings.Contains(string(b), sub) }

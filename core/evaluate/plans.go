@@ -10,17 +10,23 @@ import (
 
 // plans is step 4: a plan in the state is validated against the state, then
 // waits for its approval or is executed. decided is false without a plan.
-func plans(s schema.State, raw map[string]any) (r Result, decided bool) {
+func plans(s schema.State, raw map[string]any, checkRaw bool) (r Result, decided bool) {
+	rawPlan := func(key string) any {
+		if !checkRaw {
+			return nil
+		}
+		return raw[key]
+	}
 	switch {
 	case s.RemediationManifest != nil:
-		if errs := Remediation(*s.RemediationManifest, raw["remediation_manifest"], s, "/remediation_manifest"); !errs.Empty() {
+		if errs := Remediation(*s.RemediationManifest, rawPlan("remediation_manifest"), s, "/remediation_manifest"); !errs.Empty() {
 			return invalidPlan("remediation", errs), true
 		}
 		return gate(s, *s.RemediationPlanHash, s.RemediationApproval, ActionExecuteRemediation, ReasonRemediationPlan,
 			"fix round "+itoa(s.FixRounds+1)), true
 	case s.FinalizationManifest != nil:
 		m := *s.FinalizationManifest
-		if errs := Finalization(m, raw["finalization_manifest"], s, "/finalization_manifest"); !errs.Empty() {
+		if errs := Finalization(m, rawPlan("finalization_manifest"), s, "/finalization_manifest"); !errs.Empty() {
 			return invalidPlan("finalization", errs), true
 		}
 		hash := *s.FinalizationPlanHash

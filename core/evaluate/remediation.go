@@ -29,7 +29,7 @@ func ExpectedRemediationOperations(commands []schema.Command) []string {
 func Remediation(m schema.RemediationManifest, mRaw any, s schema.State, path string) problems.List {
 	errs := problems.List{}
 	at := func(key string) string { return problems.Join(path, key) }
-	sameRaw(m, mRaw, path, &errs)
+	sameRaw(m, mRaw, schema.DecodeRemediationManifest, path, &errs)
 	checkPlanHeader(m.Kind, "remediation", m.Version, m.PolicySchemaVersion, path, &errs)
 	checkPlanIdentity(planIdentity{m.RunID, m.Repository, m.PRNumber, m.RemoteName, m.BaseBranch, m.HeadBranch,
 		m.BaseSHA, m.CurrentHeadSHA, m.RequestKey}, s, path, &errs)

@@ -169,11 +169,11 @@ func checkThreadLists(s schema.State, errs *problems.List) {
 // checkThreadOrder: thread snapshots are sorted by id and unique.
 func checkThreadOrder(ts []schema.Thread, path string, errs *problems.List) {
 	for i := 1; i < len(ts); i++ {
-		switch p := problems.Join(path, i); {
+		switch {
 		case ts[i].ID == ts[i-1].ID:
-			errs.Add(p, problems.Duplicate, "thread %q is listed twice", clip(ts[i].ID))
+			errs.Add(problems.Join(path, i), problems.Duplicate, "thread %q is listed twice", clip(ts[i].ID))
 		case ts[i].ID < ts[i-1].ID:
-			errs.Add(p, problems.NotSorted, "threads must be sorted by id")
+			errs.Add(problems.Join(path, i), problems.NotSorted, "threads must be sorted by id")
 		}
 	}
 }
@@ -181,14 +181,18 @@ func checkThreadOrder(ts []schema.Thread, path string, errs *problems.List) {
 // checkResponseOrder: responses are sorted by source, then numeric id, and unique.
 func checkResponseOrder(rs []schema.Response, path string, errs *problems.List) {
 	for i := 1; i < len(rs); i++ {
-		switch c, p := compareResponses(rs[i-1], rs[i]), problems.Join(path, i); {
+		switch c := compareResponses(rs[i-1], rs[i]); {
 		case c == 0:
-			errs.Add(p, problems.Duplicate, "response %s %s is listed twice", rs[i].Source, rs[i].ID)
+			errs.Add(problems.Join(path, i), problems.Duplicate, "response %s %s is listed twice", rs[i].Source, rs[i].ID)
 		case c > 0:
-			errs.Add(p, problems.NotSorted, "responses must be sorted by source (issue-comment, review, review-comment), then numeric id")
+			errs.Add(problems.Join(path, i), problems.NotSorted, "responses must be sorted by source (issue-comment, review, review-comment), then numeric id")
 		}
 	}
 }
+
+// responsePath is a response's pointer; checkResponses builds it for every
+// response, so it avoids the generic join.
+func responsePath(i int) string { return "/responses/" + strconv.Itoa(i) }
 
 func checkResponses(s schema.State, errs *problems.List) {
 	checkResponseOrder(s.Responses, "/responses", errs)
@@ -199,32 +203,31 @@ func checkResponses(s schema.State, errs *problems.List) {
 		created, haveCreated = t, err == nil
 	}
 	for i, r := range s.Responses {
-		p := problems.Join("/responses", i)
+		at := func(field string) string { return responsePath(i) + "/" + field }
 		if r.BotID != policy.CodexBotID {
-			errs.Add(problems.Join(p, "bot_id"), problems.Policy, "a trusted response is authored by the Codex bot %d", policy.CodexBotID)
+			errs.Add(at("bot_id"), problems.Policy, "a trusted response is authored by the Codex bot %d", policy.CodexBotID)
 		}
 		if r.BotType != policy.CodexBotType {
-			errs.Add(problems.Join(p, "bot_type"), problems.Policy, "a trusted response's author type is %q", policy.CodexBotType)
+			errs.Add(at("bot_type"), problems.Policy, "a trusted response's author type is %q", policy.CodexBotType)
 		}
 		if r.ZeroFindingsSignal && r.Source == policy.SourceReviewComment {
-			errs.Add(problems.Join(p, "zero_findings_signal"), problems.InvalidValue, "an inline review comment is never a zero-findings signal")
+			errs.Add(at("zero_findings_signal"), problems.InvalidValue, "an inline review comment is never a zero-findings signal")
 		}
-		trig := problems.Join(p, "trigger_request_comment_id")
 		switch {
 		case r.TriggerRequestCommentID == nil:
 			if s.Mode != policy.ModeReportOnly {
-				errs.Add(trig, problems.Mismatch, "in %s mode every response qualifies for the pending request", s.Mode)
+				errs.Add(at("trigger_request_comment_id"), problems.Mismatch, "in %s mode every response qualifies for the pending request", s.Mode)
 			}
 			continue
 		case s.RequestCommentID == nil || *r.TriggerRequestCommentID != *s.RequestCommentID:
-			errs.Add(trig, problems.Mismatch, "must be the pending request_comment_id or null")
+			errs.Add(at("trigger_request_comment_id"), problems.Mismatch, "must be the pending request_comment_id or null")
 			continue
 		}
 		if t, err := schema.ParseTime(r.CreatedAt); err == nil && haveCreated && t.Before(created) {
-			errs.Add(problems.Join(p, "created_at"), problems.Inconsistent, "a qualifying response is created at or after request_created_at")
+			errs.Add(at("created_at"), problems.Inconsistent, "a qualifying response is created at or after request_created_at")
 		}
 		if r.CommitSHA != nil && s.RequestHeadSHA != nil && *r.CommitSHA != *s.RequestHeadSHA {
-			errs.Add(problems.Join(p, "commit_sha"), problems.Mismatch, "a qualifying response is about request_head_sha")
+			errs.Add(at("commit_sha"), problems.Mismatch, "a qualifying response is about request_head_sha")
 		}
 	}
 }

@@ -18,7 +18,9 @@ type obj struct {
 	m    map[string]any
 	path string
 	errs *problems.List
-	seen map[string]bool
+	// seen lists the keys asked for. A slice, not a map: objects have a few
+	// dozen keys and a large state decodes thousands of objects.
+	seen []string
 }
 
 // newObj checks that v is an object; on failure it records the problem and
@@ -33,7 +35,7 @@ func newObj(v any, path string, errs *problems.List) *obj {
 		}
 		return nil
 	}
-	return &obj{m: m, path: path, errs: errs, seen: make(map[string]bool, len(m))}
+	return &obj{m: m, path: path, errs: errs, seen: make([]string, 0, len(m))}
 }
 
 func typeName(v any) string {
@@ -62,7 +64,7 @@ func (o *obj) get(key string, nullable bool) (any, bool) {
 	if o == nil {
 		return nil, false
 	}
-	o.seen[key] = true
+	o.seen = append(o.seen, key)
 	v, ok := o.m[key]
 	if !ok {
 		o.errs.Add(o.p(key), problems.MissingField, "required field %q is missing", key)
@@ -82,7 +84,7 @@ func (o *obj) raw(key string) any {
 	if o == nil {
 		return nil
 	}
-	o.seen[key] = true
+	o.seen = append(o.seen, key)
 	return o.m[key]
 }
 
@@ -90,13 +92,35 @@ func (o *obj) done() {
 	if o == nil {
 		return
 	}
+	// Every field read: the common case, decided without sorting. Keys
+	// asked for are distinct, so counting those present settles it.
+	present := 0
+	for _, k := range o.seen {
+		if _, ok := o.m[k]; ok {
+			present++
+		}
+	}
+	if present == len(o.m) && !o.askedTwice() {
+		return
+	}
 	// Sorted so the same document always yields the same problem list;
 	// map order would make CLI output and tests flap.
 	for _, k := range slices.Sorted(maps.Keys(o.m)) {
-		if !o.seen[k] {
+		if !slices.Contains(o.seen, k) {
 			o.errs.Add(o.p(k), problems.UnknownField, "field %q is not part of the schema", k)
 		}
 	}
+}
+
+// askedTwice guards the counting shortcut in done against a decoder that
+// reads one key twice.
+func (o *obj) askedTwice() bool {
+	for i, k := range o.seen {
+		if slices.Contains(o.seen[i+1:], k) {
+			return true
+		}
+	}
+	return false
 }
 
 func (o *obj) wrong(key, want string, v any) {
@@ -226,10 +250,46 @@ var (
 	reDecID  = regexp.MustCompile(`^[1-9][0-9]*$`)
 )
 
+// matches is re.MatchString with hand-written fast paths for the hex and
+// decimal forms, which a large state checks thousands of times per decode.
+func matches(re *regexp.Regexp, s string) bool {
+	switch re {
+	case reSHA1:
+		return isLowerHex(s, 40)
+	case reSHA256:
+		return isLowerHex(s, 64)
+	case reRunID:
+		return isLowerHex(s, 32)
+	case reDecID:
+		if s == "" || s[0] == '0' {
+			return false
+		}
+		for i := 0; i < len(s); i++ {
+			if s[i] < '0' || s[i] > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	return re.MatchString(s)
+}
+
+func isLowerHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for i := 0; i < n; i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
 func (o *obj) pattern(key string, re *regexp.Regexp, what string) string {
 	s := o.str(key)
 	if o != nil {
-		if v, ok := o.m[key].(string); ok && !re.MatchString(v) {
+		if v, ok := o.m[key].(string); ok && !matches(re, v) {
 			o.errs.Add(o.p(key), problems.InvalidValue, "must be %s, got %q", what, clip(v))
 		}
 	}
@@ -238,7 +298,7 @@ func (o *obj) pattern(key string, re *regexp.Regexp, what string) string {
 
 func (o *obj) optPattern(key string, re *regexp.Regexp, what string) *string {
 	s := o.optStr(key)
-	if s != nil && !re.MatchString(*s) {
+	if s != nil && !matches(re, *s) {
 		o.errs.Add(o.p(key), problems.InvalidValue, "must be %s or null, got %q", what, clip(*s))
 	}
 	return s
@@ -258,8 +318,11 @@ func (o *obj) optSHA256(key string) *string {
 
 func (o *obj) enum(key string, allowed ...string) string {
 	s := o.str(key)
+	if o == nil {
+		return s
+	}
 	v, present := o.m[key]
-	if o == nil || !present {
+	if !present {
 		return s
 	}
 	if _, isStr := v.(string); !isStr {

@@ -7,6 +7,7 @@ package gqlschema
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -23,7 +24,28 @@ func ReferencePath() string {
 	if p := os.Getenv(EnvPath); p != "" {
 		return p
 	}
-	return "/work/shared/reference/github/schema.graphql"
+	return filepath.Join(ReferenceDir(), "schema.graphql")
+}
+
+// ReferenceDir finds shared/reference/github: the shared/ folder lies beside
+// the repository (a developer's checkout and CI's fresh clone alike), so we
+// walk up from the working directory to the module root and look beside it.
+func ReferenceDir() string {
+	const rel = "shared/reference/github"
+	if dir, err := os.Getwd(); err == nil {
+		for d := dir; ; d = filepath.Dir(d) {
+			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+				cand := filepath.Join(filepath.Dir(d), rel)
+				if _, err := os.Stat(cand); err == nil {
+					return cand
+				}
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
+	return filepath.Join("/work", rel)
 }
 
 // Load parses src, drops exact duplicate field definitions and validates the

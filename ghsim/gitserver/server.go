@@ -48,12 +48,12 @@ type Server struct {
 	// Root is the directory of bare repositories.
 	Root string
 
-	srv     *httptest.Server
-	opts    Options
-	git     string
-	tmp     string
-	mu      sync.Mutex
-	pushes  int
+	srv    *httptest.Server
+	opts   Options
+	git    string
+	tmp    string
+	mu     sync.Mutex
+	pushes int
 }
 
 // Start launches the server on 127.0.0.1.

@@ -28,16 +28,19 @@ type Glyphs struct {
 	Sep                          string // between inline fields
 	Rule                         string // one cell of a horizontal rule
 	Notice                       string
+	Spinner                      []string // frames, shown while Codex is reviewing
 }
 
 // UnicodeGlyphs need only a font with the common symbol blocks.
 func UnicodeGlyphs() Glyphs {
-	return Glyphs{Pass: "✓", Fail: "✗", Pending: "…", Unknown: "?", Focus: "▸", Into: "←", Sep: "·", Rule: "─", Notice: "!"}
+	return Glyphs{Pass: "✓", Fail: "✗", Pending: "…", Unknown: "?", Focus: "▸", Into: "←", Sep: "·", Rule: "─", Notice: "!",
+		Spinner: []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}}
 }
 
 // ASCIIGlyphs are for terminals and fonts that cannot be trusted with more.
 func ASCIIGlyphs() Glyphs {
-	return Glyphs{Pass: "+", Fail: "x", Pending: "~", Unknown: "?", Focus: ">", Into: "<-", Sep: "|", Rule: "-", Notice: "!"}
+	return Glyphs{Pass: "+", Fail: "x", Pending: "~", Unknown: "?", Focus: ">", Into: "<-", Sep: "|", Rule: "-", Notice: "!",
+		Spinner: []string{"|", "/", "-", "\\"}}
 }
 
 // Default is the product's theme.

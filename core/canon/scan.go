@@ -1,0 +1,395 @@
+package canon
+
+import (
+	"bytes"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// MaxDepth is the deepest container nesting Parse and Encode accept:
+// 64 nested arrays/objects are fine, 65 are rejected. It bounds recursion on
+// untrusted input and matches the protocol's stated limit.
+const MaxDepth = 64
+
+// The scanner is the single place where every strictness rule lives. It
+// validates a whole document in one pass and records it as a flat tape of
+// nodes; Parse builds Values from the tape and Canonicalize writes canonical
+// bytes straight from it, so both agree on what is accepted by construction.
+
+type kind uint8
+
+const (
+	kindNull kind = iota
+	kindFalse
+	kindTrue
+	kindNumber  // src[a:b] is the integer text
+	kindRaw     // string without escapes: src[a:b] is both its value and its canonical body
+	kindDecoded // string with escapes, decoded into dec[a:b]
+	kindArray   // n element subtrees follow; b is the index after the subtree
+	kindObject  // n members (key node, value subtree) follow; order[a:a+n] lists key nodes sorted; b as for arrays
+)
+
+type node struct {
+	a, b int
+	n    int32
+	kind kind
+}
+
+// pending is an object member awaiting its object's close, where keys are
+// sorted once: that yields canonical order and finds duplicates together.
+type pending struct {
+	key  []byte
+	node int32
+	off  int
+}
+
+type scanner struct {
+	src     []byte
+	pos     int
+	nodes   []node
+	order   []int32
+	dec     []byte
+	members []pending
+}
+
+func (s *scanner) reset(src []byte) {
+	s.src = src
+	s.pos = 0
+	s.nodes = s.nodes[:0]
+	s.order = s.order[:0]
+	s.dec = s.dec[:0]
+	s.members = s.members[:0]
+}
+
+// scan validates src and fills the tape; the root is node 0.
+func (s *scanner) scan(src []byte) error {
+	s.reset(src)
+	s.skipSpace()
+	if s.pos >= len(src) {
+		return s.fail(len(src), CodeEmptyInput, "empty input")
+	}
+	if err := s.value(0); err != nil {
+		return err
+	}
+	s.skipSpace()
+	if s.pos < len(src) {
+		return s.fail(s.pos, CodeTrailingData, "data after the document")
+	}
+	return nil
+}
+
+func (s *scanner) fail(off int, code, msg string) error {
+	return &SyntaxError{Offset: int64(off), Code: code, Msg: msg}
+}
+
+// unexpected names the byte at off; a byte that does not start valid UTF-8
+// is reported as such because that is the more useful diagnosis.
+func (s *scanner) unexpected(off int, want string) error {
+	if off >= len(s.src) {
+		return s.fail(off, CodeSyntax, "unexpected end of input, expected "+want)
+	}
+	c := s.src[off]
+	if c >= utf8.RuneSelf {
+		r, size := utf8.DecodeRune(s.src[off:])
+		if r == utf8.RuneError && size == 1 {
+			return s.fail(off, CodeInvalidUTF8, "invalid UTF-8")
+		}
+		return s.fail(off, CodeSyntax, "unexpected "+strconv.QuoteRune(r)+", expected "+want)
+	}
+	return s.fail(off, CodeSyntax, "unexpected "+strconv.QuoteRune(rune(c))+", expected "+want)
+}
+
+func (s *scanner) skipSpace() {
+	src := s.src
+	i := s.pos
+	for i < len(src) {
+		switch src[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+			continue
+		}
+		break
+	}
+	s.pos = i
+}
+
+func (s *scanner) push(k kind, a, b int) {
+	s.nodes = append(s.nodes, node{kind: k, a: a, b: b})
+}
+
+// value scans the value at s.pos; depth counts the containers around it.
+func (s *scanner) value(depth int) error {
+	src := s.src
+	if s.pos >= len(src) {
+		return s.unexpected(s.pos, "a value")
+	}
+	switch c := src[s.pos]; c {
+	case '{':
+		return s.object(depth + 1)
+	case '[':
+		return s.array(depth + 1)
+	case '"':
+		return s.string()
+	case 't':
+		return s.literal("true", kindTrue)
+	case 'f':
+		return s.literal("false", kindFalse)
+	case 'n':
+		return s.literal("null", kindNull)
+	case 'N':
+		return s.nonFinite(s.pos, "NaN")
+	case 'I':
+		return s.nonFinite(s.pos, "Infinity")
+	default:
+		if c == '-' || (c >= '0' && c <= '9') {
+			return s.number()
+		}
+		return s.unexpected(s.pos, "a value")
+	}
+}
+
+func (s *scanner) literal(word string, k kind) error {
+	if !hasPrefixAt(s.src, s.pos, word) {
+		return s.fail(s.pos, CodeSyntax, "invalid literal, expected "+word)
+	}
+	s.push(k, 0, 0)
+	s.pos += len(word)
+	return nil
+}
+
+// nonFinite gives Python's NaN/Infinity extensions their own code because
+// json.loads accepts them and a reader should know why we do not.
+func (s *scanner) nonFinite(off int, word string) error {
+	if hasPrefixAt(s.src, s.pos, word) {
+		return s.fail(off, CodeNaNInfinity, word+" is not valid JSON")
+	}
+	return s.unexpected(s.pos, "a value")
+}
+
+func hasPrefixAt(src []byte, at int, word string) bool {
+	return at+len(word) <= len(src) && string(src[at:at+len(word)]) == word
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// number accepts only integers; a well-formed fraction or exponent gets
+// not-integer so the cause is clear, anything malformed is a syntax error.
+func (s *scanner) number() error {
+	src := s.src
+	start := s.pos
+	i := start
+	if src[i] == '-' {
+		i++
+		if i < len(src) && src[i] == 'I' {
+			s.pos = i
+			return s.nonFinite(start, "Infinity")
+		}
+	}
+	if i >= len(src) {
+		return s.unexpected(i, "a digit")
+	}
+	switch c := src[i]; {
+	case c == '0':
+		i++
+		if i < len(src) && isDigit(src[i]) {
+			return s.fail(start, CodeSyntax, "number has a leading zero")
+		}
+	case c >= '1' && c <= '9':
+		i++
+		for i < len(src) && isDigit(src[i]) {
+			i++
+		}
+	default:
+		return s.unexpected(i, "a digit")
+	}
+	intEnd := i
+	notInt := false
+	if i < len(src) && src[i] == '.' {
+		i++
+		if i >= len(src) || !isDigit(src[i]) {
+			return s.unexpected(i, "a digit after the decimal point")
+		}
+		for i < len(src) && isDigit(src[i]) {
+			i++
+		}
+		notInt = true
+	}
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		if i >= len(src) || !isDigit(src[i]) {
+			return s.unexpected(i, "a digit in the exponent")
+		}
+		for i < len(src) && isDigit(src[i]) {
+			i++
+		}
+		notInt = true
+	}
+	if notInt {
+		return s.fail(start, CodeNotInteger, "number has a fraction or exponent; only integers are allowed")
+	}
+	s.push(kindNumber, start, intEnd)
+	s.pos = i
+	return nil
+}
+
+func (s *scanner) tooDeep() error {
+	return s.fail(s.pos, CodeTooDeep, "nesting deeper than "+strconv.Itoa(MaxDepth))
+}
+
+func (s *scanner) array(depth int) error {
+	if depth > MaxDepth {
+		return s.tooDeep()
+	}
+	src := s.src
+	idx := len(s.nodes)
+	s.push(kindArray, 0, 0)
+	s.pos++
+	s.skipSpace()
+	n := int32(0)
+	if s.pos < len(src) && src[s.pos] == ']' {
+		s.pos++
+	} else {
+		for {
+			if err := s.value(depth); err != nil {
+				return err
+			}
+			n++
+			s.skipSpace()
+			if s.pos < len(src) {
+				if c := src[s.pos]; c == ',' {
+					s.pos++
+					s.skipSpace()
+					continue
+				} else if c == ']' {
+					s.pos++
+					break
+				}
+			}
+			return s.unexpected(s.pos, "',' or ']'")
+		}
+	}
+	s.nodes[idx].n = n
+	s.nodes[idx].b = len(s.nodes)
+	return nil
+}
+
+func (s *scanner) object(depth int) error {
+	if depth > MaxDepth {
+		return s.tooDeep()
+	}
+	src := s.src
+	idx := len(s.nodes)
+	s.push(kindObject, 0, 0)
+	s.pos++
+	s.skipSpace()
+	if s.pos < len(src) && src[s.pos] == '}' {
+		s.pos++
+		s.nodes[idx].b = len(s.nodes)
+		return nil
+	}
+	base := len(s.members)
+	for {
+		if s.pos >= len(src) || src[s.pos] != '"' {
+			return s.unexpected(s.pos, "an object key")
+		}
+		off := s.pos
+		keyNode := int32(len(s.nodes))
+		if err := s.string(); err != nil {
+			return err
+		}
+		s.skipSpace()
+		if s.pos >= len(src) || src[s.pos] != ':' {
+			return s.unexpected(s.pos, "':'")
+		}
+		s.pos++
+		s.skipSpace()
+		if err := s.value(depth); err != nil {
+			return err
+		}
+		s.members = append(s.members, pending{node: keyNode, off: off})
+		s.skipSpace()
+		if s.pos < len(src) {
+			if c := src[s.pos]; c == ',' {
+				s.pos++
+				s.skipSpace()
+				continue
+			} else if c == '}' {
+				s.pos++
+				break
+			}
+		}
+		return s.unexpected(s.pos, "',' or '}'")
+	}
+	ms := s.members[base:]
+	// Keys are resolved only now: s.dec may have been reallocated while
+	// later members were scanned.
+	for i := range ms {
+		ms[i].key = s.stringBytes(ms[i].node)
+	}
+	sortPending(ms)
+	if err := s.duplicate(ms); err != nil {
+		return err
+	}
+	a := len(s.order)
+	for i := range ms {
+		s.order = append(s.order, ms[i].node)
+	}
+	s.nodes[idx] = node{kind: kindObject, n: int32(len(ms)), a: a, b: len(s.nodes)}
+	clear(ms)
+	s.members = s.members[:base]
+	return nil
+}
+
+func (s *scanner) stringBytes(i int32) []byte {
+	nd := &s.nodes[i]
+	if nd.kind == kindRaw {
+		return s.src[nd.a:nd.b]
+	}
+	return s.dec[nd.a:nd.b]
+}
+
+// sortPending orders members by key bytes (UTF-8 byte order is code point
+// order, Python's sort_keys order), ties by source offset so equal keys sit
+// in document order.
+func sortPending(ms []pending) {
+	if len(ms) <= 12 {
+		for i := 1; i < len(ms); i++ {
+			for j := i; j > 0 && pendingLess(&ms[j], &ms[j-1]); j-- {
+				ms[j], ms[j-1] = ms[j-1], ms[j]
+			}
+		}
+		return
+	}
+	slices.SortFunc(ms, func(x, y pending) int {
+		if c := bytes.Compare(x.key, y.key); c != 0 {
+			return c
+		}
+		return x.off - y.off
+	})
+}
+
+func pendingLess(x, y *pending) bool {
+	if c := bytes.Compare(x.key, y.key); c != 0 {
+		return c < 0
+	}
+	return x.off < y.off
+}
+
+// duplicate reports the repeated key that appears first in the document,
+// the one a reader scanning top to bottom would hit.
+func (s *scanner) duplicate(sorted []pending) error {
+	best := -1
+	for i := 1; i < len(sorted); i++ {
+		if bytes.Equal(sorted[i].key, sorted[i-1].key) && (best < 0 || sorted[i].off < sorted[best].off) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return s.fail(sorted[best].off, CodeDuplicateKey, "duplicate object key "+strconv.Quote(string(sorted[best].key)))
+}

@@ -1,0 +1,234 @@
+package ghsim
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+)
+
+// GitHub's public schema lives in the project's shared reference folder
+// (reference/github/schema.graphql, 1.2 MB), beside the repository in every
+// workspace and in CI. PRLOOP_GITHUB_SCHEMA overrides the location.
+func schemaPath() string {
+	if p := os.Getenv("PRLOOP_GITHUB_SCHEMA"); p != "" {
+		return p
+	}
+	for _, p := range []string{
+		filepath.Join("..", "..", "shared", "reference", "github", "schema.graphql"),
+		"/work/shared/reference/github/schema.graphql",
+	} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+var (
+	schemaOnce sync.Once
+	schemaDoc  *ast.Schema
+	schemaErr  error
+)
+
+// githubSchema loads the schema, dropping the one duplicated field pair the
+// published IDL carries (see reference/github/SOURCES.md).
+func githubSchema(t *testing.T) *ast.Schema {
+	t.Helper()
+	path := schemaPath()
+	if path == "" {
+		t.Skip("GitHub schema.graphql not found (set PRLOOP_GITHUB_SCHEMA)")
+	}
+	schemaOnce.Do(func() {
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		doc, err := parser.ParseSchemas(validator.Prelude, &ast.Source{Name: "schema.graphql", Input: string(raw)})
+		if err != nil {
+			schemaErr = err
+			return
+		}
+		for _, defs := range []ast.DefinitionList{doc.Definitions, doc.Extensions} {
+			for _, def := range defs {
+				seen := map[string]bool{}
+				var kept ast.FieldList
+				for _, f := range def.Fields {
+					if !seen[f.Name] {
+						seen[f.Name] = true
+						kept = append(kept, f)
+					}
+				}
+				def.Fields = kept
+			}
+		}
+		schemaDoc, schemaErr = validator.ValidateSchemaDocument(doc)
+	})
+	if schemaErr != nil {
+		t.Fatal(schemaErr)
+	}
+	return schemaDoc
+}
+
+func TestResolverTableMatchesGitHubSchema(t *testing.T) {
+	schema := githubSchema(t)
+	for typ, fields := range resolvers {
+		def := schema.Types[typ]
+		if def == nil {
+			t.Errorf("type %s is not in GitHub's schema", typ)
+			continue
+		}
+		for name := range fields {
+			if def.Fields.ForName(name) == nil {
+				t.Errorf("%s.%s is not in GitHub's schema", typ, name)
+			}
+		}
+	}
+	for _, typ := range []string{"PageInfo"} {
+		for name := range pageInfoFields {
+			if schema.Types[typ].Fields.ForName(name) == nil {
+				t.Errorf("%s.%s is not in GitHub's schema", typ, name)
+			}
+		}
+	}
+	for name := range connectionFields {
+		if schema.Types["IssueCommentConnection"].Fields.ForName(name) == nil {
+			t.Errorf("connection field %s is not in GitHub's schema", name)
+		}
+	}
+}
+
+func TestInterfacesAndUnionsMatchGitHubSchema(t *testing.T) {
+	schema := githubSchema(t)
+	for typ, want := range implements {
+		def := schema.Types[typ]
+		if def == nil {
+			t.Errorf("type %s missing", typ)
+			continue
+		}
+		got := append([]string{}, def.Interfaces...)
+		sort.Strings(got)
+		w := append([]string{}, want...)
+		sort.Strings(w)
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("%s implements %v in GitHub's schema, the simulator says %v", typ, got, w)
+		}
+	}
+	for u, want := range unions {
+		got := append([]string{}, schema.Types[u].Types...)
+		sort.Strings(got)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("union %s = %v, simulator says %v", u, got, want)
+		}
+	}
+}
+
+func TestEmittedEnumValuesAreGitHubs(t *testing.T) {
+	schema := githubSchema(t)
+	has := func(enum, v string) bool {
+		return schema.Types[enum] != nil && schema.Types[enum].EnumValues.ForName(v) != nil
+	}
+	for _, v := range reactionContent {
+		if !has("ReactionContent", v) {
+			t.Errorf("ReactionContent %s", v)
+		}
+	}
+	for _, v := range []string{"queued", "in_progress", "completed", "waiting", "requested", "pending"} {
+		if !has("CheckStatusState", upperOrNull(v).(string)) {
+			t.Errorf("CheckStatusState %s", v)
+		}
+	}
+	for _, v := range []string{"success", "failure", "neutral", "cancelled", "skipped", "timed_out", "action_required", "stale", "startup_failure"} {
+		if !has("CheckConclusionState", upperOrNull(v).(string)) {
+			t.Errorf("CheckConclusionState %s", v)
+		}
+	}
+	for _, v := range []string{"SUCCESS", "PENDING", "FAILURE", "ERROR"} {
+		if !has("StatusState", v) {
+			t.Errorf("StatusState %s", v)
+		}
+	}
+	for _, p := range []PullRequest{{State: "open"}, {State: "closed"}, {State: "closed", Merged: true}} {
+		if !has("PullRequestState", pullStateEnum(&p)) {
+			t.Errorf("PullRequestState %s", pullStateEnum(&p))
+		}
+	}
+}
+
+// observeQuery has the shape the brief gives ghclient's observation query.
+const observeQuery = `
+query Observe($owner: String!, $name: String!, $number: Int!, $after: String) {
+  viewer { login databaseId }
+  rateLimit { cost limit remaining resetAt used }
+  repository(owner: $owner, name: $name) {
+    ref(qualifiedName: "refs/heads/main") { target { oid } }
+    pullRequests(headRefName: "topic", states: [OPEN], first: 5) { nodes { number } }
+    pullRequest(number: $number) {
+      id number url title body state isDraft isCrossRepository baseRefName baseRefOid headRefName headRefOid
+      mergeable mergeStateStatus reviewDecision author { login }
+      comments(first: 100, after: $after) {
+        pageInfo { hasNextPage endCursor }
+        nodes { id databaseId author { login __typename ... on Bot { databaseId } ... on User { databaseId } } body createdAt updatedAt lastEditedAt }
+      }
+      reviews(first: 100) { nodes { id databaseId author { login } body state submittedAt updatedAt lastEditedAt commit { oid } comments { totalCount } } }
+      reviewThreads(first: 100) {
+        totalCount
+        nodes {
+          id isResolved isOutdated path line originalLine startLine originalStartLine diffSide startDiffSide
+          comments(first: 100) { totalCount nodes { id databaseId author { login } body createdAt lastEditedAt commit { oid } originalCommit { oid } path replyTo { databaseId } pullRequestReview { databaseId } } }
+        }
+      }
+      reactions(first: 100) { nodes { content createdAt user { login databaseId } } }
+      commits(last: 1) { nodes { commit { oid statusCheckRollup { state contexts(first: 100) { pageInfo { hasNextPage endCursor } nodes { __typename ... on CheckRun { name status conclusion } ... on StatusContext { context state } } } } } } }
+    }
+  }
+}`
+
+func TestObserveQueryIsValidAndAnswered(t *testing.T) {
+	schema := githubSchema(t)
+	if _, errs := gqlparser.LoadQuery(schema, observeQuery); len(errs) > 0 {
+		t.Fatalf("query invalid against GitHub's schema: %v", errs)
+	}
+	f := newFixture(t)
+	f.s.SetCodexScenario(Scenario{Kind: Findings})
+	f.repo.AddCheckRun(CheckRun{HeadSHA: shaB, Name: "build", Conclusion: "success"})
+	f.postRequest("@codex review")
+	f.s.Settle()
+	doc := f.graphql(observeQuery, prVars())
+	if errs, ok := doc["errors"]; ok {
+		t.Fatalf("errors: %v", errs)
+	}
+	pr := dig(t, doc, "data", "repository", "pullRequest")
+	if n := len(dig(t, pr, "reviewThreads", "nodes").([]any)); n != 2 {
+		t.Errorf("threads = %d", n)
+	}
+	if dig(t, pr, "commits", "nodes", 0, "commit", "statusCheckRollup", "state") != "SUCCESS" {
+		t.Errorf("rollup = %v", dig(t, pr, "commits"))
+	}
+	if dig(t, pr, "reviews", "nodes", 0, "comments", "totalCount") != 2.0 {
+		t.Errorf("review comment count = %v", dig(t, pr, "reviews", "nodes", 0))
+	}
+}
+
+func TestMutationsAreValidAgainstGitHubSchema(t *testing.T) {
+	schema := githubSchema(t)
+	for _, q := range []string{
+		`mutation($id: ID!, $body: String!) { addComment(input: {subjectId: $id, body: $body}) { commentEdge { node { databaseId } } } }`,
+		`mutation($t: ID!, $body: String!) { addPullRequestReviewThreadReply(input: {pullRequestReviewThreadId: $t, body: $body}) { comment { databaseId } } }`,
+		`mutation($t: ID!) { resolveReviewThread(input: {threadId: $t}) { thread { isResolved } } }`,
+		`mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } } }`,
+		`mutation($r: ID!) { createPullRequest(input: {repositoryId: $r, baseRefName: "main", headRefName: "x", title: "t"}) { pullRequest { number } } }`,
+	} {
+		if _, errs := gqlparser.LoadQuery(schema, q); len(errs) > 0 {
+			t.Errorf("%s: %v", q, errs)
+		}
+	}
+}

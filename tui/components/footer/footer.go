@@ -1,0 +1,98 @@
+// Package footer renders the bottom of a screen: a status line (errors
+// first), an information line (refresh countdown, cost) and the key help.
+package footer
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/prloop/gh-prloop/tui/components/common"
+	"github.com/prloop/gh-prloop/tui/sanitize"
+	"github.com/prloop/gh-prloop/tui/theme"
+)
+
+// Data is what the footer shows. Error wins over Status; both, like Info,
+// may quote remote text and are sanitized here.
+type Data struct {
+	Error  string
+	Status string
+	Info   []string
+}
+
+// KeyMap is empty: help is toggled by the screen that owns the footer.
+type KeyMap struct{}
+
+// ShortHelp implements help.KeyMap.
+func (KeyMap) ShortHelp() []key.Binding { return nil }
+
+// FullHelp implements help.KeyMap.
+func (KeyMap) FullHelp() [][]key.Binding { return nil }
+
+// Model is the footer component.
+type Model struct {
+	common.Common
+	Keys KeyMap
+	data Data
+	help help.Model
+}
+
+// New returns an empty footer.
+func New(st *theme.Styles) Model {
+	h := help.New()
+	h.Styles = st.Help
+	return Model{Common: common.Common{Styles: st}, help: h}
+}
+
+// SetData replaces what is shown.
+func (m *Model) SetData(d Data) { m.data = d }
+
+// SetSize implements the component contract.
+func (m *Model) SetSize(width, height int) {
+	m.Common.SetSize(width, height)
+	m.help.Width = m.Width
+}
+
+// ShowAll switches between the one-line and the full help.
+func (m *Model) ShowAll(all bool) { m.help.ShowAll = all }
+
+// ShowingAll reports whether the full help is shown.
+func (m Model) ShowingAll() bool { return m.help.ShowAll }
+
+func (m Model) lines(km help.KeyMap) []string {
+	st, w := m.Styles, m.Width
+	var out []string
+	switch {
+	case m.data.Error != "":
+		out = append(out, st.Error.Render(sanitize.Line(m.data.Error, w)))
+	case m.data.Status != "":
+		out = append(out, st.Muted.Render(sanitize.Line(m.data.Status, w)))
+	}
+	var info []string
+	for _, s := range m.data.Info {
+		if s = sanitize.Line(s, w); s != "" {
+			info = append(info, s)
+		}
+	}
+	if len(info) > 0 {
+		out = append(out, st.Muted.Render(common.Fit(strings.Join(info, " "+st.Glyphs.Sep+" "), w)))
+	}
+	if km != nil {
+		for _, l := range strings.Split(m.help.View(km), "\n") {
+			out = append(out, common.Fit(l, w))
+		}
+	}
+	return out
+}
+
+// Height is the number of lines View(km) renders.
+func (m Model) Height(km help.KeyMap) int { return len(m.lines(km)) }
+
+// View renders the footer with the help of km.
+func (m Model) View(km help.KeyMap) string {
+	if m.Width == 0 {
+		return ""
+	}
+	return strings.Join(m.lines(km), "\n")
+}

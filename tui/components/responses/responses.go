@@ -1,0 +1,159 @@
+// Package responses renders the review request and the Codex responses to
+// it as a scrollable table.
+package responses
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/prloop/gh-prloop/tui/components/common"
+	"github.com/prloop/gh-prloop/tui/components/pane"
+	"github.com/prloop/gh-prloop/tui/sanitize"
+	"github.com/prloop/gh-prloop/tui/theme"
+)
+
+// Row is one response. Every string is untrusted.
+type Row struct {
+	Source       string // issue-comment | review | review-comment
+	ID           string
+	CreatedAt    string
+	Commit       string
+	ZeroFindings bool
+	Qualifies    bool // answers the current request
+}
+
+// Request is the review request the responses answer; nil when none was
+// found.
+type Request struct {
+	ID        int64
+	CreatedAt string
+	HeadSHA   string
+	Deadline  string
+}
+
+// Column widths, in cells. Time fits an RFC 3339 UTC timestamp.
+const (
+	wSource = 14
+	wID     = 12
+	wTime   = 20
+	wCommit = 7
+	wZero   = 4
+	wRound  = 7
+	gap     = "  "
+)
+
+// KeyMap is the pane's scrolling keys.
+type KeyMap = pane.KeyMap
+
+// Model is the responses component.
+type Model struct {
+	pane.Model
+	rows    []Row
+	request *Request
+}
+
+// New returns an empty table.
+func New(st *theme.Styles) Model {
+	m := Model{Model: pane.New(st)}
+	m.rebuild()
+	return m
+}
+
+// SetData replaces the rows and the request.
+func (m *Model) SetData(req *Request, rows []Row) {
+	m.request, m.rows = req, rows
+	m.rebuild()
+}
+
+// SetSize implements the component contract.
+func (m *Model) SetSize(width, height int) {
+	m.Model.SetSize(width, height)
+	m.rebuild()
+}
+
+// Update scrolls when focused.
+func (m *Model) Update(msg tea.Msg) tea.Cmd { return m.Model.Update(msg) }
+
+// ShortHelp implements help.KeyMap.
+func (m Model) ShortHelp() []key.Binding { return m.Keys.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (m Model) FullHelp() [][]key.Binding { return m.Keys.FullHelp() }
+
+// withID reports whether the id column fits; it is the first to go.
+func (m Model) withID() bool {
+	return m.Width >= 2+wSource+wID+wTime+wCommit+wZero+wRound+6*len(gap)
+}
+
+func (m Model) row(cells ...string) string {
+	return common.Fit("  "+strings.Join(cells, gap), m.Width)
+}
+
+func (m *Model) rebuild() {
+	st := m.Styles
+	var fixed []string
+	if r := m.request; r != nil {
+		s := fmt.Sprintf("request #%d", r.ID)
+		if c := sanitize.Line(r.CreatedAt, 32); c != "" {
+			s += " " + st.Glyphs.Sep + " " + c
+		}
+		if d := sanitize.Line(r.Deadline, 32); d != "" {
+			s += " " + st.Glyphs.Sep + " deadline " + d
+		}
+		if h := common.ShortSHA(r.HeadSHA); h != "" {
+			s += " " + st.Glyphs.Sep + " head " + h
+		}
+		fixed = append(fixed, st.Muted.Render(common.Fit("  "+s, m.Width)))
+	} else {
+		fixed = append(fixed, st.Muted.Render(common.Fit("  no review request found", m.Width)))
+	}
+	head := []string{common.Pad("SOURCE", wSource)}
+	if m.withID() {
+		head = append(head, common.Pad("ID", wID))
+	}
+	head = append(head, common.Pad("CREATED", wTime), common.Pad("COMMIT", wCommit), common.Pad("ZERO", wZero), "ROUND")
+	if len(m.rows) > 0 {
+		fixed = append(fixed, st.Column.Render(m.row(head...)))
+	}
+
+	var lines []string
+	for _, r := range m.rows {
+		cells := []string{common.Pad(sanitize.Line(r.Source, wSource), wSource)}
+		if m.withID() {
+			cells = append(cells, common.Pad(sanitize.Line(r.ID, wID), wID))
+		}
+		zero, round := "no", "older"
+		if r.ZeroFindings {
+			zero = "yes"
+		}
+		if r.Qualifies {
+			round = "current"
+		}
+		cells = append(cells,
+			common.Pad(sanitize.Line(r.CreatedAt, wTime), wTime),
+			common.Pad(common.ShortSHA(r.Commit), wCommit),
+			common.Pad(zero, wZero), round)
+		lines = append(lines, m.row(cells...))
+	}
+	if len(m.rows) == 0 {
+		lines = []string{st.Muted.Render(common.Fit("  no Codex responses yet", m.Width))}
+	}
+	m.SetContent(fmt.Sprintf("Responses (%d)", len(m.rows)), fixed, lines)
+}
+
+// Want is the height the table would like: title, pinned lines and every
+// row. The layout gives it less when the screen is short.
+func (m Model) Want() int {
+	n := len(m.rows)
+	if n == 0 {
+		n = 1
+	}
+	fixed := 1
+	if len(m.rows) > 0 {
+		fixed = 2
+	}
+	return 1 + fixed + n
+}

@@ -1,0 +1,114 @@
+package report
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/prloop/gh-prloop/tui/app"
+	"github.com/prloop/gh-prloop/tui/sanitize"
+	"github.com/prloop/gh-prloop/tui/theme"
+)
+
+// Options configure Run.
+type Options struct {
+	Fetch    Fetch         // required
+	Interval time.Duration // watch period; <= 0 means DefaultInterval
+	Watch    bool          // refresh every Interval until quit or cancelled
+	Out      io.Writer     // nil means os.Stdout
+	In       io.Reader     // nil means os.Stdin
+	// Plain forces plain text even on a terminal. Plain text is also used,
+	// whatever this says, when Out is not a terminal.
+	Plain  bool
+	Getenv func(string) string // nil means os.Getenv; read for NO_COLOR, CLICOLOR, CLICOLOR_FORCE, GH_FORCE_TTY
+}
+
+// Run shows the report for one pull request.
+//
+// On a terminal it runs the interactive console (alternate screen) until
+// the user quits; a fetch error is shown in the status line while the last
+// good report stays on screen, and Run returns nil. NO_COLOR / CLICOLOR=0
+// remove colour, not interactivity.
+//
+// Otherwise (or with Plain) it prints Plain(view) once and returns the
+// fetch error, if any. With Watch it then keeps fetching every Interval and
+// prints the report again whenever it changed (a failed fetch prints one
+// "refresh failed" line) until ctx is cancelled, and returns ctx.Err().
+func Run(ctx context.Context, o Options) error {
+	if o.Fetch == nil {
+		return errors.New("report: Options.Fetch is nil")
+	}
+	if o.Out == nil {
+		o.Out = os.Stdout
+	}
+	if o.In == nil {
+		o.In = os.Stdin
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Interval <= 0 {
+		o.Interval = DefaultInterval
+	}
+	tty := theme.IsTTY(o.Out, o.Getenv)
+	if o.Plain || !tty {
+		return runPlain(ctx, o)
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // stops a fetch still running when the user quits
+	st := theme.New(theme.NewRenderer(o.Out, theme.ColorEnabled(o.Getenv, tty)), theme.Default())
+	root := app.New(New(ctx, o.Fetch, o.Interval, o.Watch, &st), &st)
+	p := tea.NewProgram(root, tea.WithContext(ctx), tea.WithOutput(o.Out), tea.WithInput(o.In), tea.WithAltScreen())
+	_, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+func runPlain(ctx context.Context, o Options) error {
+	v, err := o.Fetch(ctx)
+	if err != nil {
+		return err
+	}
+	last := Plain(v)
+	if _, err := io.WriteString(o.Out, last); err != nil {
+		return err
+	}
+	if !o.Watch {
+		return nil
+	}
+	t := time.NewTicker(o.Interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+		v, err := o.Fetch(ctx)
+		var out string
+		switch {
+		case err != nil:
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			out = "refresh failed: " + sanitize.Line(err.Error(), plainText) + "\n"
+		case Plain(v) != last:
+			last = Plain(v)
+			out = "\n" + last
+		}
+		if out == "" {
+			continue
+		}
+		if _, err := io.WriteString(o.Out, out); err != nil {
+			return fmt.Errorf("report: writing: %w", err)
+		}
+	}
+}

@@ -64,7 +64,9 @@ func (s *Server) addAccountLocked(a Account) *Account {
 // so that seeded authors always resolve to one identity.
 func (s *Server) accountLocked(a Account) *Account {
 	if a.ID != 0 {
-		if p, ok := s.accounts[a.ID]; ok && (a.Login == "" || a.Login == p.Login) {
+		// The database id is the identity; a stale login in a seed spec
+		// must not rename the stored account.
+		if p, ok := s.accounts[a.ID]; ok {
 			return p
 		}
 	}

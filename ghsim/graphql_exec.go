@@ -392,15 +392,6 @@ func (m *omap) set(k string, v any) {
 	m.vals = append(m.vals, v)
 }
 
-func (m *omap) get(k string) (any, bool) {
-	for i, key := range m.keys {
-		if key == k {
-			return m.vals[i], true
-		}
-	}
-	return nil, false
-}
-
 func (m *omap) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteByte('{')

@@ -181,3 +181,25 @@ func changedKeys(a, b map[string]string) []string {
 	}
 	return out
 }
+
+// gitOut runs setup git and returns its combined output and error.
+func gitOut(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = setupGitEnv()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// blobOf is git's blob id of content, computed by git itself.
+func blobOf(t testing.TB, content string) string {
+	t.Helper()
+	cmd := exec.Command("git", "hash-object", "--stdin")
+	cmd.Env = setupGitEnv()
+	cmd.Stdin = strings.NewReader(content)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(out))
+}

@@ -161,6 +161,10 @@ func TestPromptDigests(t *testing.T) {
 		{name: "BootstrapSnapshotSHA256Matches/drifted", raw: true, mutate: func(d map[string]any) {
 			obj(d, "bootstrap_snapshot", "state", "gates")["checks"] = policy.GatePass
 		}, want: []want{{"/bootstrap_snapshot_sha256", problems.HashMismatch}, {"/rendered_prompt", problems.Mismatch}}},
+		{name: "BootstrapSnapshotIsEncodable", raw: true, mutate: func(d map[string]any) {
+			// Only a Go caller can build this: a Number that is not an integer.
+			state(d)["fix_rounds"] = canon.Number("1.5")
+		}, want: []want{{stp + "/fix_rounds", problems.OutOfRange}, {bp, problems.InvalidValue}, {bp, problems.InvalidValue}}},
 		{name: "BootstrapPlanHashEqualsInitial", raw: true, mutate: func(d map[string]any) {
 			bs(d)["initial_plan_hash"] = fixture.InitialDigest("other plan")
 			fixture.RecomputePromptSeal(d)

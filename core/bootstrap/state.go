@@ -52,25 +52,15 @@ func (b *bind) checkState() {
 
 	b.checkAutomation(st, s, m)
 
-	// One canonical pending request.
-	for _, f := range []struct {
-		key string
-		set bool
-	}{
-		{"request_comment_id", st.RequestCommentID != nil},
-		{"request_created_at", st.RequestCreatedAt != nil},
-		{"request_deadline", st.RequestDeadline != nil},
-		{"request_head_sha", st.RequestHeadSHA != nil},
-	} {
-		if ok(at(f.key)) && !f.set {
-			b.add(at(f.key), problems.NullNotAllowed, "the bootstrap state has a pending request; %s must be set", f.key)
-		}
-	}
+	// One canonical pending request. That its four fields and the loop's
+	// identities (automation_key, owned_automation_id, remote_name) are set
+	// is the recurring evaluator's write-mode rule; its problems are
+	// reported at the same paths (see checkEvaluator).
 	if c := st.RequestCreatedAt; c != nil && ok(at("request_created_at"), at("observed_at")) {
 		created, err1 := schema.ParseTime(*c)
 		observed, err2 := schema.ParseTime(st.ObservedAt)
 		if err1 == nil && err2 == nil && observed.Before(created) {
-			b.noop(at("observed_at"), problems.InvalidValue, "the state must be observed after the request it records (%s)", *c)
+			b.add(at("observed_at"), problems.InvalidValue, "the state must be observed after the request it records (%s)", *c)
 		}
 	}
 
@@ -103,7 +93,9 @@ func (b *bind) checkState() {
 }
 
 // checkAutomation: exactly one automation, the PAUSED stub with the
-// canonical key, the recorded id and the policy schedule.
+// canonical key (built from the approved repository and run), the recorded
+// id and the policy schedule. The state's own automation_key and
+// owned_automation_id are checked by the recurring evaluator.
 func (b *bind) checkAutomation(st schema.State, s schema.InitialSnapshot, m schema.InitialManifest) {
 	ok := b.d.ok
 	at := func(k string) string { return pState + "/" + k }
@@ -111,22 +103,6 @@ func (b *bind) checkAutomation(st schema.State, s schema.InitialSnapshot, m sche
 	keyKnown := ok(pSnapshot+"/repository", at("pr/number"), pManifest+"/run_id")
 	if keyKnown {
 		key = policy.AutomationKey(s.Repository, st.PR.Number, m.RunID)
-	}
-	if ok(at("automation_key")) {
-		switch {
-		case st.AutomationKey == nil:
-			b.add(at("automation_key"), problems.NullNotAllowed, "must be the canonical automation key")
-		case keyKnown && *st.AutomationKey != key:
-			b.add(at("automation_key"), problems.Mismatch, "must be the canonical key %s", key)
-		}
-	}
-	if ok(at("owned_automation_id")) {
-		switch {
-		case st.OwnedAutomationID == nil:
-			b.add(at("owned_automation_id"), problems.NullNotAllowed, "must record the id of the automation stub")
-		case *st.OwnedAutomationID == "":
-			b.add(at("owned_automation_id"), problems.InvalidValue, "must record the id of the automation stub")
-		}
 	}
 	if !ok(at("automations")) {
 		return
@@ -159,13 +135,12 @@ func (b *bind) equal(path, approvedPath, got, approved string) {
 	}
 }
 
+// equalPtr is equal for a nullable field; null is the evaluator's to report.
 func (b *bind) equalPtr(path, approvedPath string, got *string, approved string) {
 	if !b.d.ok(path, approvedPath) {
 		return
 	}
-	if got == nil {
-		b.add(path, problems.NullNotAllowed, "must be the approved %q, not null", approved)
-		return
+	if got != nil {
+		b.equal(path, approvedPath, *got, approved)
 	}
-	b.equal(path, approvedPath, *got, approved)
 }

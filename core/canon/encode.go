@@ -138,11 +138,15 @@ func (e *encoder) object(m map[string]any, depth int) *EncodeError {
 			e.buf = append(e.buf, ',')
 		}
 		if err := e.string(ms[i].key); err != nil {
-			return err.under(ms[i].key)
+			key := ms[i].key
+			clear(ms)
+			return err.under(key)
 		}
 		e.buf = append(e.buf, ':')
 		if err := e.value(ms[i].val, depth); err != nil {
-			return err.under(ms[i].key)
+			key := ms[i].key
+			clear(ms)
+			return err.under(key)
 		}
 		e.maybeFlush()
 	}

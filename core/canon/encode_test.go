@@ -203,8 +203,8 @@ func TestAppendEncode(t *testing.T) {
 	}
 }
 
-// Large objects exercise the key scratch slices across depths: sibling
-// objects at the same depth reuse one slice and must not see stale keys.
+// The encoder keeps one member slice per depth: sibling objects at the same
+// depth reuse it and must not see stale keys.
 func TestEncodeSiblingObjectsReuseScratch(t *testing.T) {
 	v := []any{
 		map[string]any{"c": 1, "a": 2, "b": map[string]any{"y": 1, "x": 2}},

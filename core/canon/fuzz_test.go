@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -97,11 +98,19 @@ func FuzzCanonicalize(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c1, err := Canonicalize(data)
 		_, perr := Parse(data)
-		if (err == nil) != (perr == nil) {
+		if fmt.Sprint(err) != fmt.Sprint(perr) {
 			t.Fatalf("Canonicalize error %v but Parse error %v", err, perr)
 		}
 		if err != nil {
 			return
+		}
+		v, err := Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		viaTree, err := Encode(v)
+		if err != nil || !bytes.Equal(c1, viaTree) {
+			t.Fatalf("Canonicalize %q != Encode(Parse) %q (%v)", c1, viaTree, err)
 		}
 		c2, err := Canonicalize(c1)
 		if err != nil || !bytes.Equal(c1, c2) {

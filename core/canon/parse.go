@@ -13,7 +13,14 @@ var scanners = sync.Pool{New: func() any { return new(scanner) }}
 // time a big observation is hashed.
 func getScanner() *scanner { return scanners.Get().(*scanner) }
 
+// maxPooledNodes keeps a one-off huge document's tape (24 bytes a node)
+// from being held by the pool.
+const maxPooledNodes = 1 << 20
+
 func putScanner(s *scanner) {
+	if cap(s.nodes) > maxPooledNodes {
+		return
+	}
 	s.reset(nil)
 	clear(s.members[:cap(s.members)])
 	scanners.Put(s)

@@ -2,6 +2,7 @@ package canon
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -194,7 +195,7 @@ func TestParseSharedStacks(t *testing.T) {
 	}
 }
 
-// Escaped strings reuse one scratch buffer; a key decoded with escapes must
+// Escaped strings share one decode buffer; a key decoded with escapes must
 // not be overwritten by the next escaped string.
 func TestParseScratchReuse(t *testing.T) {
 	got, err := Parse([]byte(`{"k\n1":"v\t1","k\n2":"v\t2","k\n1x":["\"q\""]}`))
@@ -220,5 +221,38 @@ func TestParseDoesNotAliasInput(t *testing.T) {
 	want := map[string]any{"key": "value", "n": Number("12345678901234567890")}
 	if !reflect.DeepEqual(v, want) {
 		t.Fatalf("value changed with input buffer: %#v", v)
+	}
+}
+
+// Escaped strings are decoded into one growing buffer and keys are resolved
+// only when their object closes; growth in between must not corrupt them.
+func TestParseEscapedKeysSurviveBufferGrowth(t *testing.T) {
+	var in strings.Builder
+	want := map[string]any{}
+	in.WriteString("{")
+	for i := 0; i < 200; i++ {
+		if i > 0 {
+			in.WriteString(",")
+		}
+		// JSON text: escaped newline in the key, escaped tab in the inner
+		// key, escaped backslashes in the value.
+		fmt.Fprintf(&in, `"k\n%03d":{"inner\t":"%s"}`, i, strings.Repeat(`\\x`, 100+i))
+		want[fmt.Sprintf("k\n%03d", i)] = map[string]any{"inner\t": strings.Repeat(`\x`, 100+i)}
+	}
+	in.WriteString("}")
+	got, err := Parse([]byte(in.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatal("escaped keys or values were corrupted")
+	}
+	canon, err := Canonicalize([]byte(in.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := Encode(want)
+	if err != nil || string(canon) != string(enc) {
+		t.Fatalf("Canonicalize differs from Encode of the expected value (%v)", err)
 	}
 }

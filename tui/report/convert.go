@@ -32,7 +32,7 @@ func bannerData(v View, loading bool) banner.Data {
 		Notices:        v.Notices,
 	}
 	if v.Request != nil {
-		d.RequestCreatedAt, d.RequestDeadline = v.Request.CreatedAt, v.Request.Deadline
+		d.RequestDeadline = v.Request.Deadline
 	}
 	return d
 }

@@ -146,7 +146,7 @@ func TestReviewingSpinner(t *testing.T) {
 		t.Fatal("reviewing must start the spinner")
 	}
 	out := m.View()
-	for _, want := range []string{"AWAITING RESPONSE — requested 2025-06-01T11:50:00Z, deadline 2025-06-01T12:20:00Z", "Codex is reviewing… (summary: running)"} {
+	for _, want := range []string{"AWAITING RESPONSE — Codex must answer by 2025-06-01T12:20:00Z", "Codex is reviewing… (summary: running)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q:\n%s", want, out)
 		}

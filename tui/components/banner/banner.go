@@ -24,17 +24,16 @@ const MaxNotices = 2
 // Data is what the banner shows. Classification is one of the protocol's
 // report classifications; anything else is shown as it is, sanitized.
 type Data struct {
-	Loading          bool // nothing observed yet
-	Classification   string
-	Actionable       int
-	RequestCreatedAt string
-	RequestDeadline  string
-	Reviewing        bool
-	SummaryState     string
-	Action           string
-	Reason           string
-	Message          string
-	Notices          []string
+	Loading         bool // nothing observed yet
+	Classification  string
+	Actionable      int
+	RequestDeadline string
+	Reviewing       bool
+	SummaryState    string
+	Action          string
+	Reason          string
+	Message         string
+	Notices         []string
 }
 
 // KeyMap is empty: the banner takes no keys.
@@ -97,14 +96,12 @@ func Headline(d Data) string {
 	case "no-request":
 		return "NO REQUEST — no Codex review has been requested"
 	case "awaiting-response":
-		s := "AWAITING RESPONSE"
-		if d.RequestCreatedAt != "" {
-			s += " — requested " + sanitize.Line(d.RequestCreatedAt, 32)
-		}
+		// The request time is in the responses pane; the deadline is what
+		// the reader acts on.
 		if d.RequestDeadline != "" {
-			s += ", deadline " + sanitize.Line(d.RequestDeadline, 32)
+			return "AWAITING RESPONSE — Codex must answer by " + sanitize.Line(d.RequestDeadline, 32)
 		}
-		return s
+		return "AWAITING RESPONSE — waiting for Codex"
 	case "findings":
 		return fmt.Sprintf("FINDINGS — %d actionable %s", d.Actionable, plural(d.Actionable, "thread", "threads"))
 	case "zero-findings":

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/cli/go-gh/v2/pkg/repository"
+	"github.com/prloop/gh-prloop/ghclient"
+	"github.com/prloop/gh-prloop/inspect"
+	"github.com/prloop/gh-prloop/tui/report"
+	"github.com/spf13/cobra"
+)
+
+func newReportCmd(newClient clientFactory) *cobra.Command {
+	var (
+		repoFlag string
+		asJSON   bool
+		watch    int
+	)
+	cmd := &cobra.Command{
+		Use:   "report [<number> | <url>] [--repo owner/name] [--json] [--watch[=SECONDS]]",
+		Short: "Classify a pull request's Codex review state, read-only",
+		Long: `Observe a pull request, classify the Codex bot's responses, the review threads
+and the merge gates, and run the evaluator in report-only mode. Nothing is
+written to GitHub or to the checkout.
+
+Without --json, a terminal shows the report console; --watch refreshes it every
+SECONDS (default 30), and an unchanged pull request costs no rate-limited REST
+request and at most one GraphQL point per refresh.`,
+		Example: "  gh-prloop report 42\n  gh-prloop report https://github.com/octo-org/widgets/pull/42 --json\n  gh-prloop report 42 --repo octo-org/widgets --watch=10",
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON && cmd.Flags().Changed("watch") {
+				return exitWith(2, "--json and --watch cannot be combined")
+			}
+			if len(args) == 0 {
+				return exitWith(2, "a pull request number or URL is required\nRun 'gh-prloop report --help' for usage.")
+			}
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			c, err := newClient(cmd)
+			if err != nil {
+				return authError(err)
+			}
+			repo, number, err := resolvePR(c, repoFlag, args[0])
+			if err != nil {
+				return exitWith(2, "%v", err)
+			}
+			if asJSON {
+				r, err := inspect.Observe(ctx, c, repo, number)
+				if err != nil {
+					return observeError(err)
+				}
+				return writeJSON(cmd.OutOrStdout(), r.JSON())
+			}
+			fetch := func(ctx context.Context) (report.View, error) {
+				r, err := inspect.Observe(ctx, c, repo, number)
+				if err != nil {
+					return report.View{}, err
+				}
+				return r.View(), nil
+			}
+			err = report.Run(ctx, report.Options{
+				Fetch: fetch, Watch: cmd.Flags().Changed("watch"), Interval: time.Duration(watch) * time.Second,
+				Out: cmd.OutOrStdout(), In: cmd.InOrStdin(),
+			})
+			if errors.Is(err, context.Canceled) {
+				return nil
+			}
+			if err != nil {
+				return observeError(err)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&repoFlag, "repo", "R", "", "repository as owner/name (default: the current checkout's)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report-only state and the evaluator's result as JSON")
+	cmd.Flags().IntVar(&watch, "watch", 30, "refresh every SECONDS")
+	cmd.Flags().Lookup("watch").NoOptDefVal = "30"
+	return cmd
+}
+
+// resolvePR turns "42" or a PR URL into a repository and number; a bare number
+// takes the repository from --repo, else from the current checkout as gh does.
+func resolvePR(c *ghclient.Client, repoFlag, arg string) (ghclient.Repo, int64, error) {
+	if n, err := strconv.ParseInt(arg, 10, 64); err == nil {
+		if n <= 0 {
+			return ghclient.Repo{}, 0, fmt.Errorf("pull request number must be positive, got %d", n)
+		}
+		if repoFlag != "" {
+			r, err := ghclient.ParseRepo(repoFlag)
+			return r, n, err
+		}
+		cur, err := repository.Current()
+		if err != nil {
+			return ghclient.Repo{}, 0, fmt.Errorf("cannot tell which repository to use (%v); pass --repo owner/name", err)
+		}
+		r, err := ghclient.ParseRepo(cur.Owner + "/" + cur.Name)
+		return r, n, err
+	}
+	if repoFlag != "" {
+		return ghclient.Repo{}, 0, fmt.Errorf("--repo cannot be combined with a pull request URL")
+	}
+	return c.ResolvePRURL(arg)
+}
+
+// authError maps a missing token to gh's exit status 4.
+func authError(err error) error {
+	if errors.Is(err, ghclient.ErrNoToken) {
+		return exitWith(4, "%v", err)
+	}
+	return exitWith(1, "%v", err)
+}
+
+// observeError keeps gh's convention: 1 for a failed observation.
+func observeError(err error) error {
+	if errors.Is(err, ghclient.ErrNoToken) {
+		return exitWith(4, "%v", err)
+	}
+	return exitWith(1, "%v", err)
+}

@@ -1,2 +1,0 @@
-package bootstrap
-func (b *bind) noop(...any) {}

@@ -1,0 +1,129 @@
+package statestore
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/prloop/gh-prloop/core/canon"
+	"github.com/prloop/gh-prloop/core/fixture"
+)
+
+func validApproval(t *testing.T) Approval {
+	t.Helper()
+	doc := fixture.InitialDocument(fixture.InitialOptions{})
+	data, err := canon.Encode(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Approval{
+		Document:      data,
+		PlanHash:      doc["initial_plan_hash"].(string),
+		ApprovedAt:    "2026-05-01T12:00:00Z",
+		ApproverID:    fixture.InitialUserID,
+		ApproverLogin: "octocat",
+	}
+}
+
+func TestApprovalRoundTrip(t *testing.T) {
+	r, _ := openLocked(t)
+	a := validApproval(t)
+	if err := r.WriteApproval(a); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(r.Dir(), ApprovalInitialFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := canon.Canonicalize(raw); string(c) != string(raw) {
+		t.Fatal("the record on disk is not canonical")
+	}
+	got, err := r.ReadApproval()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got.Document) != string(a.Document) || got.PlanHash != a.PlanHash || got.ApprovedAt != a.ApprovedAt ||
+		got.ApproverID != a.ApproverID || got.ApproverLogin != a.ApproverLogin {
+		t.Fatalf("round trip changed the record: %+v", got)
+	}
+	// Identical re-write is fine; a different approval is not.
+	if err := r.WriteApproval(a); err != nil {
+		t.Fatalf("identical re-write: %v", err)
+	}
+	b := a
+	b.ApprovedAt = "2026-05-01T12:00:01Z"
+	if err := r.WriteApproval(b); !errors.Is(err, ErrApprovalExists) {
+		t.Fatalf("different approval: %v", err)
+	}
+}
+
+func TestApprovalValidate(t *testing.T) {
+	base := validApproval(t)
+	mutate := map[string]func(a *Approval){
+		"uppercase hash": func(a *Approval) { a.PlanHash = strings.ToUpper(a.PlanHash) },
+		"other hash":     func(a *Approval) { a.PlanHash = strings.Repeat("0", 64) },
+		"short hash":     func(a *Approval) { a.PlanHash = a.PlanHash[:63] },
+		"time form":      func(a *Approval) { a.ApprovedAt = "2026-05-01T12:00:00.5Z" },
+		"zero approver":  func(a *Approval) { a.ApproverID = 0 },
+		"empty login":    func(a *Approval) { a.ApproverLogin = " " },
+		"indented doc":   func(a *Approval) { a.Document = append([]byte(" "), a.Document...) },
+		"not an object":  func(a *Approval) { a.Document = []byte(`[]`) },
+		"no manifest":    func(a *Approval) { a.Document = []byte(`{"initial_plan_hash":"` + a.PlanHash + `"}`) },
+		"doc plan hash": func(a *Approval) {
+			a.Document = []byte(strings.Replace(string(a.Document), `"initial_plan_hash":"`, `"initial_plan_hash":"0`, 1))
+		},
+		"edited manifest": func(a *Approval) {
+			a.Document = []byte(strings.Replace(string(a.Document), `"mode":"approval-gated"`, `"mode":"autonomous"`, 1))
+		},
+		"invalid document": func(a *Approval) { a.Document = []byte(`{`) },
+	}
+	if err := base.Validate(); err != nil {
+		t.Fatalf("valid approval refused: %v", err)
+	}
+	for name, m := range mutate {
+		a := base
+		a.Document = append(json.RawMessage(nil), base.Document...)
+		m(&a)
+		if err := a.Validate(); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestApprovalWriteRequiresLockAndReadRefusesTampering(t *testing.T) {
+	r, err := OpenPlan(t.TempDir(), testRunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteApproval(validApproval(t)); !errors.Is(err, ErrNotLocked) {
+		t.Fatalf("without lock: %v", err)
+	}
+	unlock, err := r.Lock(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if err := r.WriteApproval(validApproval(t)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(r.Dir(), ApprovalInitialFile)
+	raw, _ := os.ReadFile(path)
+	for name, edited := range map[string]string{
+		"pretty":        strings.Replace(string(raw), `{"approved_at"`, `{ "approved_at"`, 1),
+		"unknown field": strings.Replace(string(raw), `{"approved_at"`, `{"aaa":1,"approved_at"`, 1),
+		"login":         strings.Replace(string(raw), `"approver_login":"octocat"`, `"approver_login":""`, 1),
+	} {
+		if edited == string(raw) {
+			t.Fatalf("%s: edit did not apply", name)
+		}
+		if err := os.WriteFile(path, []byte(edited), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.ReadApproval(); err == nil {
+			t.Errorf("%s: tampered record accepted", name)
+		}
+	}
+}

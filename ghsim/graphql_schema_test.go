@@ -194,7 +194,7 @@ query Observe($owner: String!, $name: String!, $number: Int!, $after: String) {
 
 func TestObserveQueryIsValidAndAnswered(t *testing.T) {
 	schema := githubSchema(t)
-	if _, errs := gqlparser.LoadQuery(schema, observeQuery); len(errs) > 0 {
+	if _, errs := gqlparser.LoadQueryWithRules(schema, observeQuery, nil); len(errs) > 0 {
 		t.Fatalf("query invalid against GitHub's schema: %v", errs)
 	}
 	f := newFixture(t)
@@ -227,7 +227,7 @@ func TestMutationsAreValidAgainstGitHubSchema(t *testing.T) {
 		`mutation($id: ID!) { markPullRequestReadyForReview(input: {pullRequestId: $id}) { pullRequest { isDraft } } }`,
 		`mutation($r: ID!) { createPullRequest(input: {repositoryId: $r, baseRefName: "main", headRefName: "x", title: "t"}) { pullRequest { number } } }`,
 	} {
-		if _, errs := gqlparser.LoadQuery(schema, q); len(errs) > 0 {
+		if _, errs := gqlparser.LoadQueryWithRules(schema, q, nil); len(errs) > 0 {
 			t.Errorf("%s: %v", q, errs)
 		}
 	}

@@ -184,7 +184,7 @@ type repoState struct {
 	statuses      []*CommitStatus
 }
 
-func (r *repoState) fullName() string { return r.owner.Login + "/" + r.name }
+func (st *repoState) fullName() string { return st.owner.Login + "/" + st.name }
 
 type pullState struct {
 	repo           *repoState

@@ -27,6 +27,8 @@ func commonHeaders(h http.Header) {
 	h.Set("X-GitHub-Api-Version-Selected", "2022-11-28")
 	h.Set("Vary", "Accept, Authorization, Cookie, X-GitHub-OTP")
 	h.Set("Server", "github.com")
+	h.Set("X-OAuth-Scopes", "gist, read:org, repo, workflow")
+	h.Set("X-Accepted-OAuth-Scopes", "repo")
 }
 
 // encodeJSON does not HTML-escape: GitHub sends "<!--" and "&" literally,

@@ -24,7 +24,8 @@ type Options struct {
 	// payloads look exactly like github.com's.
 	WebURL string
 	APIURL string
-	// Codex is the default scenario the scripted Codex bot follows.
+	// Codex is the default scenario the scripted Codex bot follows; the
+	// zero value is Findings with DefaultFindings().
 	Codex Scenario
 	// Logf, when set, receives one line per request.
 	Logf func(format string, args ...any)
@@ -52,9 +53,11 @@ type Server struct {
 	reqSeq       uint64
 	routes       []route
 
-	ts   *httptest.Server
-	done chan struct{}
-	once sync.Once
+	startMu   sync.Mutex // guards ts
+	ts        *httptest.Server
+	transport *http.Transport
+	done      chan struct{}
+	once      sync.Once
 }
 
 // New builds a simulator with the Codex bot and the viewer registered.
@@ -108,16 +111,19 @@ func New(opts Options) *Server {
 
 // Start listens on 127.0.0.1 with a random port.
 func (s *Server) Start() {
-	if s.ts != nil {
-		return
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if s.ts == nil {
+		s.ts = httptest.NewServer(s)
 	}
-	s.ts = httptest.NewServer(s)
 }
 
 // URL is the base URL of the running server, e.g. http://127.0.0.1:41234.
 // REST is served under it and under URL()+"/api/v3"; GraphQL at
 // URL()+"/graphql" and URL()+"/api/graphql".
 func (s *Server) URL() string {
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
 	if s.ts == nil {
 		return ""
 	}
@@ -132,8 +138,17 @@ func (s *Server) Host() string {
 // Close stops the listener and wakes every request held by a delay fault.
 func (s *Server) Close() {
 	s.once.Do(func() { close(s.done) })
-	if s.ts != nil {
-		s.ts.Close()
+	s.startMu.Lock()
+	ts := s.ts
+	s.startMu.Unlock()
+	if ts != nil {
+		ts.Close()
+	}
+	s.mu.Lock()
+	tr := s.transport
+	s.mu.Unlock()
+	if tr != nil {
+		tr.CloseIdleConnections()
 	}
 }
 

@@ -19,7 +19,7 @@ type appliedBoundary struct {
 	protectNTFS          bool
 	externalDiffDisabled bool
 	textconvDisabled     bool
-	credentialsOnlyOurs    bool
+	credentialsOnlyOurs  bool
 	activeCleanFilters   []string
 }
 

@@ -61,6 +61,8 @@ type Observation struct {
 	// UnsafeConfig lists repository settings the safe profile refuses;
 	// non-empty only with AcceptRisk.
 	UnsafeConfig []string
+
+	untracked [][]byte // status "?" paths, for the attributes candidates
 }
 
 // Observe observes the checkout containing opts.Dir. The order matters:
@@ -152,13 +154,7 @@ func Observe(ctx context.Context, opts Options) (*Observation, error) {
 	if o.BaseBranch, o.BaseSHA, err = refs.base(opts.BaseBranch); err != nil {
 		return nil, err
 	}
-	var untracked [][]byte
-	for _, c := range o.Changes {
-		if c.OldMode == "" {
-			untracked = append(untracked, c.Path)
-		}
-	}
-	attrs, err := attributesValue(w.Root, w.CommonDir, cfg, index, untracked)
+	attrs, err := attributesValue(w.Root, w.CommonDir, cfg, index, o.untracked)
 	if err != nil {
 		return nil, err
 	}
@@ -225,6 +221,11 @@ func (o *Observation) observeWorktree(ctx context.Context, r *gitx.Runner, cfg *
 	}
 	o.WorktreeStatusSHA256 = mustHash(statusValue(entries))
 	o.WorktreeClean = len(entries) == 0
+	for _, e := range entries {
+		if e.Kind == '?' {
+			o.untracked = append(o.untracked, e.Path)
+		}
+	}
 	facts := factsFrom(cfg)
 	pending, err := pendingChanges(entries, o.Root, facts)
 	if err != nil {

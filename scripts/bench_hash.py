@@ -9,7 +9,10 @@ It builds the core/canon test binary, has it write its ~10 MB benchmark
 document (and print the document's canonical hash), times Python's
 json.loads + json.dumps(sort_keys, compact, ensure_ascii=False) + sha256 on
 those exact bytes, checks both sides produce the same digest, then runs the
-Go BenchmarkHash10MB (Parse + HashValue) and prints both rates and the ratio.
+Go benchmarks on the same document and prints the rates and the ratio:
+BenchmarkHash10MB (Canonicalize + Hash, bytes in as in Python) is the one
+compared; BenchmarkHashValue10MB (Parse to a Value tree + HashValue) is shown
+for reference.
 """
 
 import argparse
@@ -43,16 +46,18 @@ def time_python(data: bytes, rounds: int) -> float:
     return statistics.median(times)
 
 
-def go_bench(binary: str, benchtime: str) -> float:
+def go_bench(binary: str, benchtime: str) -> dict:
     out = subprocess.run(
-        [binary, "-test.run", "^$", "-test.bench", "^BenchmarkHash10MB$",
+        [binary, "-test.run", "^$", "-test.bench", "^Benchmark(Hash|HashValue)10MB$",
          "-test.benchtime", benchtime, "-test.count", "1"],
         cwd=PKG_DIR, check=True, capture_output=True, text=True,
     ).stdout
-    m = re.search(r"^BenchmarkHash10MB\S*\s+\d+\s+\d+(?:\.\d+)? ns/op\s+(\d+(?:\.\d+)?) MB/s", out, re.M)
-    if not m:
+    rates = {}
+    for m in re.finditer(r"^(Benchmark\w+?)(?:-\d+)?\s+\d+\s+\d+(?:\.\d+)? ns/op\s+(\d+(?:\.\d+)?) MB/s", out, re.M):
+        rates[m.group(1)] = float(m.group(2))
+    if "BenchmarkHash10MB" not in rates:
         sys.exit("could not read MB/s from go benchmark output:\n" + out)
-    return float(m.group(1))
+    return rates
 
 
 def main() -> int:
@@ -79,12 +84,15 @@ def main() -> int:
 
         py_seconds = time_python(data, args.rounds)
         py_mbps = len(data) / 1e6 / py_seconds
-        go_mbps = go_bench(binary, args.benchtime)
+        rates = go_bench(binary, args.benchtime)
 
+    go_mbps = rates["BenchmarkHash10MB"]
     ratio = go_mbps / py_mbps
     print(f"document: {len(data)} bytes ({len(data) / 1e6:.1f} MB), sha256 {go_hash} (python and go agree)")
     print(f"python json.loads+dumps+sha256: {py_mbps:8.1f} MB/s  (median of {args.rounds}: {py_seconds * 1e3:.0f} ms)")
-    print(f"go canon.Parse+HashValue:       {go_mbps:8.1f} MB/s")
+    print(f"go Canonicalize+Hash (bytes):   {go_mbps:8.1f} MB/s")
+    if "BenchmarkHashValue10MB" in rates:
+        print(f"go Parse+HashValue (Value tree): {rates['BenchmarkHashValue10MB']:8.1f} MB/s")
     verdict = "meets" if ratio >= TARGET_RATIO else "BELOW"
     print(f"ratio go/python: {ratio:.1f}x ({verdict} the {TARGET_RATIO:.0f}x target)")
     return 0

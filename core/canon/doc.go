@@ -12,5 +12,7 @@
 // (duplicate keys, lone surrogates, floats, invalid UTF-8).
 //
 // A Value is nil, bool, string, Number, []any or map[string]any; Parse only
-// ever returns those. The package performs no I/O.
+// ever returns those. For a document that arrives as bytes,
+// Hash(Canonicalize(data)) is the fast path: it never builds Values. HashValue
+// digests Values and Go structs. The package performs no I/O.
 package canon

@@ -116,8 +116,12 @@ func FuzzCanonicalize(f *testing.F) {
 		if err != nil || !bytes.Equal(c1, c2) {
 			t.Fatalf("not idempotent: %q -> %q (%v)", c1, c2, err)
 		}
-		if c3, err := Marshal(json.RawMessage(data)); err != nil || !bytes.Equal(c1, c3) {
-			t.Fatalf("Marshal(RawMessage) %q (%v) != Canonicalize %q", c3, err, c1)
+		// Marshal refuses the escape \ufffd (encoding/json's mark for
+		// replaced invalid UTF-8); everything else must match.
+		if !bytes.Contains(data, []byte(`\ufffd`)) {
+			if c3, err := Marshal(json.RawMessage(data)); err != nil || !bytes.Equal(c1, c3) {
+				t.Fatalf("Marshal(RawMessage) %q (%v) != Canonicalize %q", c3, err, c1)
+			}
 		}
 	})
 }

@@ -26,15 +26,14 @@ func HashValue(v any) (string, error) {
 	e.buf = e.buf[:0]
 	e.sink.Reset()
 	if err := e.value(v, 0); err != nil {
-		parsed, perr := viaEncodingJSON(v)
-		if perr != nil {
-			return "", perr
-		}
-		e.buf = e.buf[:0]
-		e.sink.Reset()
-		if err := e.value(parsed, 0); err != nil {
+		// Not a Value tree: take Marshal's encoding/json path.
+		s := getScanner()
+		defer putScanner(s)
+		if err := s.scanGo(v); err != nil {
 			return "", err
 		}
+		e.buf, _ = s.emit(e.buf[:0], 0)
+		e.sink.Reset()
 	}
 	e.sink.Write(e.buf)
 	var sum [sha256.Size]byte

@@ -48,7 +48,7 @@ func TestMarshalStruct(t *testing.T) {
 }
 
 // Marshal's fast path must give exactly what its definition (encoding/json,
-// Parse, Encode) gives for every value Encode accepts.
+// then Canonicalize) gives for every value Encode accepts.
 func TestMarshalFastPathMatchesDefinition(t *testing.T) {
 	values := []any{
 		nil, true, "x<>&\u2028\x7f\x01", Number("-0"), Number("123456789012345678901234"),
@@ -61,13 +61,13 @@ func TestMarshalFastPathMatchesDefinition(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Marshal(%#v): %v", v, err)
 		}
-		parsed, err := viaEncodingJSON(v)
-		if err != nil {
-			t.Fatalf("definition path for %#v: %v", v, err)
-		}
-		slow, err := Encode(parsed)
+		raw, err := json.Marshal(v)
 		if err != nil {
 			t.Fatal(err)
+		}
+		slow, err := Canonicalize(raw)
+		if err != nil {
+			t.Fatalf("definition path for %#v: %v", v, err)
 		}
 		if !bytes.Equal(fast, slow) {
 			t.Errorf("Marshal(%#v) fast %s != definition %s", v, fast, slow)
@@ -129,5 +129,37 @@ func TestNumberMarshalJSON(t *testing.T) {
 	}
 	if _, err := json.Marshal(Number("1e3")); err == nil {
 		t.Fatal("invalid Number marshalled")
+	}
+}
+
+func TestMarshalRefusesInvalidUTF8(t *testing.T) {
+	type withString struct {
+		S string `json:"s"`
+	}
+	surrogate := "\xed\xa0\x80"
+	bad := []any{
+		withString{S: "ok\xffok"},
+		map[string]any{"a": []any{"\xc3"}},
+		map[string]withString{"k\xfe": {S: "x"}},
+		struct{ P *string }{P: &surrogate},
+	}
+	for _, v := range bad {
+		_, err := Marshal(v)
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Code != CodeInvalidUTF8 {
+			t.Errorf("Marshal(%#v) = %v, want an invalid-utf8 error", v, err)
+		}
+		if _, err := HashValue(v); err == nil {
+			t.Errorf("HashValue(%#v) accepted invalid UTF-8", v)
+		}
+	}
+	// A real U+FFFD, and a raw JSON \uFFFD escape, are fine.
+	got, err := Marshal(withString{S: "\uFFFD"})
+	if err != nil || string(got) != "{\"s\":\"\uFFFD\"}" {
+		t.Errorf("Marshal(U+FFFD) = %q, %v", got, err)
+	}
+	got, err = Marshal(json.RawMessage(`["\uFFFD"]`))
+	if err != nil || string(got) != "[\"\uFFFD\"]" {
+		t.Errorf("Marshal(RawMessage \\uFFFD) = %q, %v", got, err)
 	}
 }

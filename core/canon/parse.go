@@ -22,6 +22,7 @@ func putScanner(s *scanner) {
 		return
 	}
 	s.reset(nil)
+	s.refuseReplacement = false
 	clear(s.members[:cap(s.members)])
 	scanners.Put(s)
 }

@@ -117,6 +117,13 @@ func TestPythonParity(t *testing.T) {
 		if !bytes.Equal(got, want[i]) {
 			t.Fatalf("doc %d: Canonicalize differs from python\ninput:  %q\ngo:     %q\npython: %q", i, doc, got, want[i])
 		}
+		parsed, err := Parse(doc)
+		if err != nil {
+			t.Fatalf("doc %d: Parse: %v", i, err)
+		}
+		if viaTree, err := Encode(parsed); err != nil || !bytes.Equal(viaTree, want[i]) {
+			t.Fatalf("doc %d: Encode(Parse) differs from python (%v)\ngo:     %q\npython: %q", i, err, viaTree, want[i])
+		}
 		if trees[i] == nil {
 			continue
 		}

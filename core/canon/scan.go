@@ -45,6 +45,9 @@ type pending struct {
 }
 
 type scanner struct {
+	// refuseReplacement rejects the escape \ufffd; see scanGo.
+	refuseReplacement bool
+
 	src     []byte
 	pos     int
 	nodes   []node
@@ -62,9 +65,16 @@ func (s *scanner) reset(src []byte) {
 	s.members = s.members[:0]
 }
 
+// maxDocument keeps every node index within the int32 the tape stores
+// (a node needs at least one source byte).
+const maxDocument = 1<<31 - 1
+
 // scan validates src and fills the tape; the root is node 0.
 func (s *scanner) scan(src []byte) error {
 	s.reset(src)
+	if len(src) > maxDocument {
+		return s.fail(0, CodeSyntax, "document larger than 2 GiB")
+	}
 	s.skipSpace()
 	if s.pos >= len(src) {
 		return s.fail(len(src), CodeEmptyInput, "empty input")

@@ -143,6 +143,9 @@ func (s *scanner) unicodeEscape(i int) (rune, error) {
 		return 0, s.fail(i, CodeSyntax, "invalid \\u escape")
 	}
 	if !utf16.IsSurrogate(r) {
+		if r == utf8.RuneError && s.refuseReplacement && string(s.src[i+2:i+6]) == "fffd" {
+			return 0, s.fail(i, CodeInvalidUTF8, "a Go string is not valid UTF-8 (encoding/json replaced it with \\ufffd)")
+		}
 		return r, nil
 	}
 	if r >= 0xdc00 {

@@ -83,6 +83,7 @@ func checkModeFields(s schema.State, errs *problems.List) {
 func checkIdentity(s schema.State, errs *problems.List) {
 	validate.CheckRepository(s.Repository, "/repository", errs)
 	validate.CheckRefName(s.BaseBranch, "/base_branch", errs)
+	validate.CheckRefName(s.HeadBranch, "/head_branch", errs)
 	// GitHub spells the owner and repository as created; the state's
 	// repository is lowercase, so the URL is compared without case.
 	wantURL := "https://github.com/" + s.Repository + "/pull/" + itoa(s.PR.Number)

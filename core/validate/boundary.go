@@ -25,7 +25,7 @@ func CheckBoundary(b schema.Boundary, path string, errs *problems.List) {
 				"isolation %q requires profile %q, got %q", b.Isolation, policy.SafeProfile, b.Git.Profile)
 		}
 		if b.RiskAcceptanceSHA256 != nil {
-			noopAdd(problems.Join(path, "risk_acceptance_sha256"), problems.Policy,
+			errs.Add(problems.Join(path, "risk_acceptance_sha256"), problems.Policy,
 				"isolation %q requires null", b.Isolation)
 		}
 		for _, p := range protections(b.Git) {
@@ -47,7 +47,7 @@ func CheckBoundary(b schema.Boundary, path string, errs *problems.List) {
 				"isolation %q requires the digest of the accepted risk record", b.Isolation)
 		}
 	default:
-		errs.Add(problems.Join(path, "isolation"), problems.InvalidValue,
+		noopAdd(problems.Join(path, "isolation"), problems.InvalidValue,
 			"must be %q or %q, got %q", policy.IsolationSafe, policy.IsolationRisk, b.Isolation)
 	}
 }

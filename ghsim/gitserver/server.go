@@ -101,7 +101,14 @@ func Start(opts Options) (*Server, error) {
 	s.srv = httptest.NewTLSServer(s.handler(cgiHandler))
 	s.URL = s.srv.URL
 	s.Host = strings.TrimPrefix(s.srv.URL, "https://")
-	s.CAFile = filepath.Join(tmp, "ca.pem")
+	// The CA gets a directory of its own: gitx makes that directory git's
+	// CA path, so nothing else there must look like a certificate.
+	caDir := filepath.Join(tmp, "ca")
+	if err := os.Mkdir(caDir, 0o755); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.CAFile = filepath.Join(caDir, "ca.pem")
 	pemBytes := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.srv.Certificate().Raw})
 	if err := os.WriteFile(s.CAFile, pemBytes, 0o644); err != nil {
 		s.Close()

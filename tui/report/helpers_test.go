@@ -22,7 +22,7 @@ func assertFits(t *testing.T, screen string, width, height int) {
 	}
 	for i, l := range lines {
 		if w := ansi.StringWidth(l); w > width {
-			t.Errorf("line %d is %d cells wide in a %d-cell terminal: %q", i+1, w, width, l)
+			t.Errorf("line %d is %d cells wide in a %d-cell terminal: %q…", i+1, w, width, ansi.Cut(l, 0, 100))
 		}
 	}
 }

@@ -184,8 +184,8 @@ func TestViewErrAndNotices(t *testing.T) {
 func TestEveryLayoutFits(t *testing.T) {
 	views := map[string]View{"sample": sample(), "many": manyThreads(100), "empty": {}, "hostile": hostile()}
 	for name, v := range views {
-		for w := 0; w <= 130; w += 13 {
-			for h := 0; h <= 45; h += 5 {
+		for _, w := range []int{0, 1, 30, 59, 60, 80, 120, 200} {
+			for _, h := range []int{0, 1, 15, 16, 24, 40} {
 				m := loaded(t, v, w, h)
 				m.Update(press("?"))
 				assertFits(t, m.View(), max(w, 0), max(h, 0))

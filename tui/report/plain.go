@@ -93,7 +93,7 @@ func Plain(v View) string {
 		line("cost: %s", s(v.Cost))
 	}
 	if v.Watch && v.NextRefresh != "" {
-		line("next refresh: %s", s(v.NextRefresh))
+		line("refresh: %s", s(v.NextRefresh))
 	}
 	if v.Err != "" {
 		line("error: %s", t(v.Err))

@@ -94,7 +94,11 @@ func TestRunPlainWatch(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
-	want := Plain(sample()) + "refresh failed: rate limited\n" + "\n" + Plain(changed)
+	watched := func(v View) View { v.Watch, v.NextRefresh = true, "every 1ms"; return v }
+	want := Plain(watched(sample())) + "refresh failed: rate limited\n" + "\n" + Plain(watched(changed))
+	if !strings.Contains(want, "refresh: every 1ms\n") {
+		t.Fatal("plain watch output should state the period")
+	}
 	if out.String() != want {
 		t.Errorf("output:\n%s\nwant:\n%s", out.String(), want)
 	}

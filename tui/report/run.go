@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/term"
 
 	"github.com/prloop/gh-prloop/tui/app"
 	"github.com/prloop/gh-prloop/tui/sanitize"
@@ -21,7 +22,7 @@ type Options struct {
 	Interval time.Duration // watch period; <= 0 means DefaultInterval
 	Watch    bool          // refresh every Interval until quit or cancelled
 	Out      io.Writer     // nil means os.Stdout
-	In       io.Reader     // nil means os.Stdin
+	In       io.Reader     // nil means the terminal (stdin, or /dev/tty when stdin is a pipe)
 	// Plain forces plain text even on a terminal. Plain text is also used,
 	// whatever this says, when Out is not a terminal.
 	Plain  bool
@@ -46,9 +47,6 @@ func Run(ctx context.Context, o Options) error {
 	if o.Out == nil {
 		o.Out = os.Stdout
 	}
-	if o.In == nil {
-		o.In = os.Stdin
-	}
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
 	}
@@ -64,7 +62,7 @@ func Run(ctx context.Context, o Options) error {
 	defer cancel() // stops a fetch still running when the user quits
 	st := theme.New(theme.NewRenderer(o.Out, theme.ColorEnabled(o.Getenv, tty)), theme.Default())
 	root := app.New(New(ctx, o.Fetch, o.Interval, o.Watch, &st), &st)
-	p := tea.NewProgram(root, tea.WithContext(ctx), tea.WithOutput(o.Out), tea.WithInput(o.In), tea.WithAltScreen())
+	p := tea.NewProgram(root, tea.WithContext(ctx), tea.WithOutput(o.Out), input(o.In), tea.WithAltScreen())
 	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err()
@@ -72,8 +70,28 @@ func Run(ctx context.Context, o Options) error {
 	return err
 }
 
+// input is the keyboard: In when given, else stdin when it is a terminal,
+// else the controlling terminal itself (stdin may be a pipe, as in
+// `… | gh prloop report`, while the console is still on a terminal).
+func input(in io.Reader) tea.ProgramOption {
+	if in != nil {
+		return tea.WithInput(in)
+	}
+	if term.IsTerminal(os.Stdin.Fd()) {
+		return tea.WithInput(os.Stdin)
+	}
+	return tea.WithInputTTY()
+}
+
 func runPlain(ctx context.Context, o Options) error {
-	v, err := o.Fetch(ctx)
+	fetch := func() (View, error) {
+		v, err := o.Fetch(ctx)
+		if o.Watch {
+			v.Watch, v.NextRefresh = true, "every "+o.Interval.String()
+		}
+		return v, err
+	}
+	v, err := fetch()
 	if err != nil {
 		return err
 	}
@@ -92,7 +110,7 @@ func runPlain(ctx context.Context, o Options) error {
 			return ctx.Err()
 		case <-t.C:
 		}
-		v, err := o.Fetch(ctx)
+		v, err := fetch()
 		var out string
 		switch {
 		case err != nil:

@@ -37,8 +37,8 @@ type View struct {
 	Notices   []string // Codex notices (usage limits, environment missing, …)
 
 	Cost        string // API cost of this observation, already formatted
-	Watch       bool   // filled by the console, not by the caller
-	NextRefresh string // filled by the console, not by the caller
+	Watch       bool   // set by Run (plain watch mode); the console keeps its own countdown
+	NextRefresh string // set by Run (plain watch mode), printed by Plain
 	Err         string // a problem the caller wants shown (e.g. evaluator errors)
 }
 

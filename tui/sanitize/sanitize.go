@@ -120,49 +120,58 @@ func Text(s string) string {
 // trailing space trimmed, and the end replaced by Ellipsis when it does not
 // fit. max <= 0 gives "". Widths are measured as lipgloss measures them, so a
 // Line always fits the cell budget a layout gave it.
+//
+// Only the first 256+16*max bytes of s are read: real text needs far less
+// per cell (CJK 1.5 bytes, an emoji with modifiers under 6), so a 64 KiB
+// comment costs the same as a title when only 80 cells of it can be shown.
+// Input that spends the budget on escape codes, invisible characters or
+// stacked marks shows less; that was the sender's choice, and the cut is
+// still marked with Ellipsis.
 func Line(s string, max int) string {
 	if max <= 0 {
 		return ""
 	}
-	t := Text(s)
-	if strings.IndexByte(t, '\n') >= 0 {
-		var b strings.Builder
-		b.Grow(len(t))
-		inBreak := false
-		for _, r := range t {
-			if r == '\n' {
-				inBreak = true
-				continue
-			}
-			if inBreak {
-				b.WriteByte(' ')
-				inBreak = false
-			}
-			b.WriteRune(r)
-		}
-		t = b.String()
-	}
-	t = strings.TrimSpace(t)
-	// Measuring a 64 KiB body cell by cell to keep 80 cells is wasted work.
-	// After Text every visible cell costs at most a few dozen bytes, so a
-	// longer text cannot fit; cut it first, on a rune boundary.
-	if limit := (max + 1) * bytesPerCell; len(t) > limit {
-		for limit > 0 && !utf8.RuneStart(t[limit]) {
+	cut := false
+	if limit := budgetSlack + max*bytesPerCell; len(s) > limit {
+		for limit > 0 && !utf8.RuneStart(s[limit]) {
 			limit--
 		}
-		t = t[:limit]
-		out := ansi.Truncate(t, max, Ellipsis)
-		if !strings.HasSuffix(out, Ellipsis) {
-			// Only a pathological cluster (an endless Hangul jamo run) is
-			// that long yet narrow; still say that something was cut.
-			out = ansi.Truncate(t, max-1, "") + Ellipsis
-		}
-		return out
+		s, cut = s[:limit], true
 	}
-	return ansi.Truncate(t, max, Ellipsis)
+	t := strings.TrimSpace(oneLine(Text(s)))
+	out := ansi.Truncate(t, max, Ellipsis)
+	if cut && !strings.HasSuffix(out, Ellipsis) {
+		out = ansi.Truncate(t, max-1, "") + Ellipsis
+	}
+	return out
 }
 
-const bytesPerCell = 64
+// oneLine replaces each run of "\n" with one space.
+func oneLine(t string) string {
+	if strings.IndexByte(t, '\n') < 0 {
+		return t
+	}
+	var b strings.Builder
+	b.Grow(len(t))
+	inBreak := false
+	for _, r := range t {
+		if r == '\n' {
+			inBreak = true
+			continue
+		}
+		if inBreak {
+			b.WriteByte(' ')
+			inBreak = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+const (
+	bytesPerCell = 16
+	budgetSlack  = 256 // a leading escape sequence or two
+)
 
 // dropped reports whether r is removed outright: controls, format
 // characters, non-presentation variation selectors and invisible fillers.

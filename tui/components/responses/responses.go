@@ -68,10 +68,14 @@ func (m *Model) SetData(req *Request, rows []Row) {
 	m.rebuild()
 }
 
-// SetSize implements the component contract.
+// SetSize implements the component contract. Lines depend on the width
+// only, so a height change (help toggled, banner grew) does not rebuild them.
 func (m *Model) SetSize(width, height int) {
+	rebuild := width != m.Width
 	m.Model.SetSize(width, height)
-	m.rebuild()
+	if rebuild {
+		m.rebuild()
+	}
 }
 
 // Update scrolls when focused.

@@ -62,16 +62,27 @@ func New(st *theme.Styles) Model {
 	return m
 }
 
-// SetData replaces the rows.
+// SetData replaces the rows. They are sanitized here, once per refresh,
+// not on every resize or key press.
 func (m *Model) SetData(rows []Row) {
-	m.rows = rows
+	m.rows = make([]Row, len(rows))
+	for i, r := range rows {
+		m.rows[i] = Row{
+			Kind: r.Kind, Path: sanitize.Text(r.Path), Line: r.Line,
+			Priority: sanitize.Text(r.Priority), Title: sanitize.Text(r.Title), Author: sanitize.Text(r.Author),
+		}
+	}
 	m.rebuild()
 }
 
-// SetSize implements the component contract.
+// SetSize implements the component contract. Lines depend on the width
+// only, so a height change (help toggled, banner grew) does not rebuild them.
 func (m *Model) SetSize(width, height int) {
+	rebuild := width != m.Width
 	m.Model.SetSize(width, height)
-	m.rebuild()
+	if rebuild {
+		m.rebuild()
+	}
 }
 
 // Update scrolls when focused.

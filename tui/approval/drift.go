@@ -1,0 +1,81 @@
+package approval
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/prloop/gh-prloop/core/docdiff"
+	"github.com/prloop/gh-prloop/tui/sanitize"
+)
+
+// DriftHeadline opens the drift view.
+const DriftHeadline = "The plan changed between display and approval; nothing was recorded."
+
+// fillDrift lists the changed fields: the path, then the old and the new
+// value, each on its own line so that long values stay comparable.
+func (m *Model) fillDrift() {
+	st, w := m.st, max(m.width, MinWidth)
+	r := m.result
+	var lines []string
+	for _, c := range r.Changes {
+		lines = append(lines, st.Title.Render(sanitize.Line(pathLabel(c), w)))
+		if c.Kind != docdiff.Added {
+			lines = append(lines, st.Fail.Bold(false).Render(sanitize.Line("    - "+c.Old, w)))
+		}
+		if c.Kind != docdiff.Removed {
+			lines = append(lines, st.Pass.Render(sanitize.Line("    + "+c.New, w)))
+		}
+	}
+	if r.Err != nil {
+		lines = append(lines, st.Warn.Render(sanitize.Line("The documents could not be compared field by field: "+r.Err.Error(), w)))
+	}
+	if len(r.Changes) == 0 && r.Err == nil {
+		lines = append(lines, st.Muted.Render(sanitize.Line("Only the hash differs.", w)))
+	}
+	m.drift.SetContent(fmt.Sprintf("Changed fields (%d)", len(r.Changes)), nil, lines)
+}
+
+func pathLabel(c docdiff.Change) string {
+	p := c.Path
+	if p == "" {
+		p = "(the whole document)"
+	}
+	switch c.Kind {
+	case docdiff.Added:
+		return p + "  (added)"
+	case docdiff.Removed:
+		return p + "  (removed)"
+	}
+	return p
+}
+
+func (m *Model) driftView() string {
+	st := m.st
+	parts := []string{st.Error.Render(sanitize.Line(st.Glyphs.Fail+" "+DriftHeadline, m.width))}
+	parts = append(parts, m.hashLines("approved", m.cfg.View.PlanHash)...)
+	parts = append(parts, m.hashLines("rebuilt", m.result.RebuiltHash)...)
+	parts = append(parts, m.drift.View())
+	parts = append(parts, st.Muted.Render(sanitize.Line("Plan again to review the new plan.", m.width)))
+	parts = append(parts, m.help.View(m.currentHelp()))
+	return fitScreen(strings.Join(parts, "\n"), m.width, m.height)
+}
+
+// DriftSummary is the drift as plain text, for printing after the console
+// has closed (the alternate screen takes the drift view with it).
+func DriftSummary(approved string, r Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\napproved plan hash %s\nrebuilt plan hash  %s\n", DriftHeadline, sanitize.Line(approved, 64), sanitize.Line(r.RebuiltHash, 64))
+	for _, c := range r.Changes {
+		fmt.Fprintf(&b, "  %s\n", sanitize.Line(pathLabel(c), 4096))
+		if c.Kind != docdiff.Added {
+			fmt.Fprintf(&b, "    - %s\n", sanitize.Line(c.Old, 4096))
+		}
+		if c.Kind != docdiff.Removed {
+			fmt.Fprintf(&b, "    + %s\n", sanitize.Line(c.New, 4096))
+		}
+	}
+	if r.Err != nil {
+		fmt.Fprintf(&b, "  (the documents could not be compared field by field: %s)\n", sanitize.Line(r.Err.Error(), 4096))
+	}
+	return b.String()
+}

@@ -1,0 +1,116 @@
+package approval
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/prloop/gh-prloop/tui/sanitize"
+)
+
+// hashInput is the one-line field the hash is typed or pasted into. It is
+// not bubbles/textinput on purpose: that widget's ctrl+v reads the system
+// clipboard by running xclip/xsel/pbpaste, and a console that gates writes
+// to a repository should not start programs on a keystroke. Terminal paste
+// (bracketed paste) arrives as ordinary runes and works.
+type hashInput struct {
+	value   []rune
+	pos     int
+	focused bool
+	limit   int
+
+	placeholder          string
+	text, muted, cursorS lipgloss.Style
+
+	left, right, home, end, back, del, clear key.Binding
+}
+
+func newHashInput(text, muted lipgloss.Style, placeholder string, limit int) hashInput {
+	return hashInput{
+		limit: limit, placeholder: placeholder, text: text, muted: muted, cursorS: text.Reverse(true),
+		left:  key.NewBinding(key.WithKeys("left", "ctrl+b")),
+		right: key.NewBinding(key.WithKeys("right", "ctrl+f")),
+		home:  key.NewBinding(key.WithKeys("home", "ctrl+a")),
+		end:   key.NewBinding(key.WithKeys("end", "ctrl+e")),
+		back:  key.NewBinding(key.WithKeys("backspace", "ctrl+h")),
+		del:   key.NewBinding(key.WithKeys("delete", "ctrl+d")),
+		clear: key.NewBinding(key.WithKeys("ctrl+u")),
+	}
+}
+
+func (h *hashInput) Focus()        { h.focused = true }
+func (h *hashInput) Blur()         { h.focused = false }
+func (h *hashInput) Value() string { return string(h.value) }
+func (h *hashInput) Reset()        { h.value, h.pos = nil, 0 }
+
+// Update edits the value. Control and invisible characters are never
+// inserted: what is in the field is what is on the screen.
+func (h *hashInput) Update(k tea.KeyMsg) {
+	switch {
+	case key.Matches(k, h.left):
+		h.pos = max(h.pos-1, 0)
+	case key.Matches(k, h.right):
+		h.pos = min(h.pos+1, len(h.value))
+	case key.Matches(k, h.home):
+		h.pos = 0
+	case key.Matches(k, h.end):
+		h.pos = len(h.value)
+	case key.Matches(k, h.back):
+		if h.pos > 0 {
+			h.value = append(h.value[:h.pos-1], h.value[h.pos:]...)
+			h.pos--
+		}
+	case key.Matches(k, h.del):
+		if h.pos < len(h.value) {
+			h.value = append(h.value[:h.pos], h.value[h.pos+1:]...)
+		}
+	case key.Matches(k, h.clear):
+		h.value = append([]rune(nil), h.value[h.pos:]...)
+		h.pos = 0
+	case k.Type == tea.KeyRunes || k.Type == tea.KeySpace:
+		var ins []rune
+		for _, r := range k.Runes {
+			if unicode.IsGraphic(r) && !unicode.Is(unicode.Cf, r) && len(h.value)+len(ins) < h.limit {
+				ins = append(ins, r)
+			}
+		}
+		h.value = append(h.value[:h.pos], append(ins, h.value[h.pos:]...)...)
+		h.pos += len(ins)
+	}
+}
+
+// View draws the field in width cells, keeping the cursor visible.
+func (h *hashInput) View(width int) string {
+	if width <= 0 {
+		return ""
+	}
+	if len(h.value) == 0 {
+		cur := ""
+		if h.focused {
+			cur = h.cursorS.Render(" ")
+			width--
+		}
+		return cur + h.muted.Render(sanitize.Line(h.placeholder, width))
+	}
+	before := string(h.value[:h.pos])
+	at, after := " ", ""
+	if h.pos < len(h.value) {
+		at, after = string(h.value[h.pos]), string(h.value[h.pos+1:])
+	}
+	// Show the end of a long value: that is where typing happens.
+	room := width - 1
+	if w := ansi.StringWidth(before); w > room {
+		before = ansi.TruncateLeft(before, w-room, "…")
+	}
+	room -= ansi.StringWidth(before)
+	after = ansi.Truncate(after, max(room, 0), "…")
+	cursor := h.text.Render(at)
+	if h.focused {
+		cursor = h.cursorS.Render(at)
+	}
+	return strings.TrimRight(h.text.Render(before)+cursor+h.text.Render(after), " ")
+}

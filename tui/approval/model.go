@@ -1,0 +1,367 @@
+package approval
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/prloop/gh-prloop/core/docdiff"
+	"github.com/prloop/gh-prloop/tui/components/pane"
+	"github.com/prloop/gh-prloop/tui/theme"
+)
+
+// Refusal is shown whenever what was typed is not the plan hash.
+const Refusal = "Type the full plan hash to approve; nothing was approved"
+
+// Messages shown while the console waits on the caller.
+const (
+	RecheckingMessage = "Rebuilding the plan from fresh observations…"
+	RecordingMessage  = "Recording the approval…"
+)
+
+// Config is what New needs besides the styles.
+type Config struct {
+	View View
+	// Recheck rebuilds the whole plan from fresh observations and
+	// re-validates it. It runs off the UI goroutine; ctx is cancelled if
+	// the human cancels while it runs.
+	Recheck func(ctx context.Context) (RecheckResult, error)
+	// Record writes the approval and returns one line stating what was
+	// approved. It is called only after a Recheck whose plan hash equals
+	// the approved one byte for byte.
+	Record func(ctx context.Context) (string, error)
+	// Context is the parent of the contexts Recheck and Record get;
+	// nil means context.Background().
+	Context context.Context
+}
+
+type state int
+
+const (
+	stateReview state = iota
+	stateChecking
+	stateRecording
+	stateDrift
+	stateFailed
+	stateDone
+)
+
+type focus int
+
+const (
+	focusSummary focus = iota
+	focusFiles
+	focusDiff
+	focusOps
+	focusInput
+	focusCount
+)
+
+// Model is the approval console. Use it as a tea.Model (pointer receiver).
+type Model struct {
+	cfg    Config
+	st     *theme.Styles
+	keys   KeyMap
+	fkeys  finishedKeys
+	help   help.Model
+	width  int
+	height int
+
+	state  state
+	focus  focus
+	result Result
+	notice string // the message line: a refusal, progress or a failure
+	cancel context.CancelFunc
+
+	diffs   []fileDiff
+	summary pane.Model
+	files   fileList
+	diff    pane.Model
+	ops     pane.Model
+	drift   pane.Model
+	input   hashInput
+	spin    spinner.Model
+}
+
+type recheckMsg struct {
+	res     RecheckResult
+	err     error
+	drift   bool
+	changes []docdiff.Change
+	diffErr error
+}
+
+type recordMsg struct {
+	statement string
+	err       error
+}
+
+// New returns the console for cfg, drawn with st.
+func New(cfg Config, st *theme.Styles) *Model {
+	if cfg.Context == nil {
+		cfg.Context = context.Background()
+	}
+	m := &Model{cfg: cfg, st: st, keys: NewKeyMap(), fkeys: newFinishedKeys(), focus: focusInput}
+	m.help = help.New()
+	m.help.Styles = st.Help
+	m.diffs = make([]fileDiff, len(cfg.View.Files))
+	for i, f := range cfg.View.Files {
+		m.diffs[i] = diffFile(f)
+	}
+	m.summary = pane.New(st)
+	m.files = newFileList(st, cfg.View.Files, m.diffs)
+	m.diff = pane.New(st)
+	m.ops = pane.New(st)
+	m.drift = pane.New(st)
+
+	// The limit is well above 64, so that a paste with something extra is
+	// seen and refused rather than silently cut to a matching hash.
+	m.input = newHashInput(st.Text, st.Muted, "type or paste the 64-character plan hash, then enter", 256)
+	m.input.Focus()
+
+	m.spin = spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: st.Glyphs.Spinner, FPS: time.Second / 10}))
+	m.applyFocus()
+	return m
+}
+
+// Result reports how the console ended (Pending until it has).
+func (m *Model) Result() Result { return m.result }
+
+// Outcome is Result().Outcome.
+func (m *Model) Outcome() Outcome { return m.result.Outcome }
+
+// Init implements tea.Model.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Update implements tea.Model; it only routes.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.SetSize(msg.Width, msg.Height)
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.onKey(msg)
+	case recheckMsg:
+		return m, m.onRecheck(msg)
+	case recordMsg:
+		return m, m.onRecord(msg)
+	case spinner.TickMsg:
+		if m.state == stateChecking || m.state == stateRecording {
+			var cmd tea.Cmd
+			m.spin, cmd = m.spin.Update(msg)
+			return m, cmd
+		}
+		return m, nil
+	}
+	return m, nil
+}
+
+func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
+	switch m.state {
+	case stateReview, stateChecking:
+		if key.Matches(k, m.keys.Cancel) {
+			return m.finish(Result{Outcome: Cancelled})
+		}
+	case stateRecording:
+		return nil // the record is atomic and short; cancelling now would leave its fate unknown
+	case stateDrift, stateFailed:
+		if key.Matches(k, m.fkeys.Exit) {
+			m.state = stateDone
+			return tea.Quit
+		}
+	}
+	if m.tooSmall() {
+		return nil
+	}
+	switch m.state {
+	case stateReview:
+		return m.reviewKey(k)
+	case stateDrift:
+		if key.Matches(k, m.keys.Help) {
+			m.toggleHelp()
+			return nil
+		}
+		return m.drift.Update(k)
+	}
+	return nil
+}
+
+func (m *Model) reviewKey(k tea.KeyMsg) tea.Cmd {
+	switch {
+	case key.Matches(k, m.keys.Help):
+		m.toggleHelp()
+		return nil
+	case key.Matches(k, m.keys.Next):
+		m.focus = (m.focus + 1) % focusCount
+		m.applyFocus()
+		return nil
+	case key.Matches(k, m.keys.Prev):
+		m.focus = (m.focus + focusCount - 1) % focusCount
+		m.applyFocus()
+		return nil
+	case key.Matches(k, m.keys.Submit):
+		switch m.focus {
+		case focusInput:
+			return m.submit()
+		case focusFiles:
+			m.focus = focusDiff
+		default:
+			m.focus = focusInput
+		}
+		m.applyFocus()
+		return nil
+	}
+	switch m.focus {
+	case focusSummary:
+		return m.summary.Update(k)
+	case focusFiles:
+		if m.files.Update(k) {
+			m.fillDiff(true)
+		}
+		return nil
+	case focusDiff:
+		return m.diff.Update(k)
+	case focusOps:
+		return m.ops.Update(k)
+	}
+	m.input.Update(k)
+	if m.input.Value() != "" {
+		m.notice = "" // a new attempt: the old refusal no longer applies
+	}
+	return nil
+}
+
+func (m *Model) applyFocus() {
+	m.summary.Blur()
+	m.files.Blur()
+	m.diff.Blur()
+	m.ops.Blur()
+	m.input.Blur()
+	switch m.focus {
+	case focusSummary:
+		m.summary.Focus()
+	case focusFiles:
+		m.files.Focus()
+	case focusDiff:
+		m.diff.Focus()
+	case focusOps:
+		m.ops.Focus()
+	case focusInput:
+		m.input.Focus()
+	}
+	m.keys.Scroll.SetEnabled(m.focus != focusInput)
+	switch m.focus {
+	case focusInput:
+		m.keys.Submit.SetHelp("enter", "approve")
+	case focusFiles:
+		m.keys.Submit.SetHelp("enter", "show diff")
+	default:
+		m.keys.Submit.SetHelp("enter", "go to input")
+	}
+}
+
+func (m *Model) toggleHelp() {
+	m.help.ShowAll = !m.help.ShowAll
+	m.SetSize(m.width, m.height)
+}
+
+// submit approves only the exact hash; anything else is refused and the
+// input cleared for a fresh attempt.
+func (m *Model) submit() tea.Cmd {
+	typed := m.input.Value()
+	if why := refusalReason(typed, m.cfg.View.PlanHash); why != "" {
+		m.notice = Refusal + " (" + why + ")."
+		m.input.Reset()
+		return nil
+	}
+	if m.cfg.Recheck == nil || m.cfg.Record == nil {
+		return m.fail(errors.New("the console was started without a re-check or a recorder"))
+	}
+	m.state = stateChecking
+	m.notice = ""
+	m.input.Blur()
+	ctx, cancel := context.WithCancel(m.cfg.Context)
+	m.cancel = cancel
+	return tea.Batch(m.spin.Tick, recheckCmd(ctx, m.cfg.Recheck, m.cfg.View.PlanHash, m.cfg.View.Document))
+}
+
+// recheckCmd runs off the UI goroutine; it captures only immutable values.
+func recheckCmd(ctx context.Context, recheck func(context.Context) (RecheckResult, error), hash string, doc []byte) tea.Cmd {
+	return func() tea.Msg {
+		res, err := recheck(ctx)
+		if err != nil {
+			return recheckMsg{err: err}
+		}
+		msg := recheckMsg{res: res}
+		if res.PlanHash != hash || (len(doc) > 0 && !bytes.Equal(res.Document, doc)) {
+			msg.drift = true
+			if len(doc) > 0 && len(res.Document) > 0 {
+				msg.changes, msg.diffErr = docdiff.Diff(doc, res.Document)
+			} else {
+				msg.diffErr = errors.New("a document is missing, so only the hashes can be compared")
+			}
+		}
+		return msg
+	}
+}
+
+func (m *Model) onRecheck(msg recheckMsg) tea.Cmd {
+	if m.state != stateChecking {
+		return nil
+	}
+	switch {
+	case msg.err != nil:
+		return m.fail(fmt.Errorf("the plan could not be rebuilt: %w", msg.err))
+	case msg.drift:
+		m.release()
+		m.result = Result{Outcome: Drift, RebuiltHash: msg.res.PlanHash, Changes: msg.changes, Err: msg.diffErr}
+		m.state = stateDrift
+		m.SetSize(m.width, m.height)
+		return nil
+	}
+	m.state = stateRecording
+	ctx, record := m.cfg.Context, m.cfg.Record
+	return func() tea.Msg {
+		s, err := record(ctx)
+		return recordMsg{statement: s, err: err}
+	}
+}
+
+func (m *Model) onRecord(msg recordMsg) tea.Cmd {
+	if m.state != stateRecording {
+		return nil
+	}
+	if msg.err != nil {
+		return m.fail(fmt.Errorf("the approval could not be recorded: %w", msg.err))
+	}
+	return m.finish(Result{Outcome: Approved, Statement: msg.statement})
+}
+
+func (m *Model) fail(err error) tea.Cmd {
+	m.release()
+	m.result = Result{Outcome: Failed, Err: err}
+	m.state = stateFailed
+	m.notice = err.Error() + "; nothing was approved."
+	return nil
+}
+
+func (m *Model) finish(r Result) tea.Cmd {
+	m.release()
+	m.result = r
+	m.state = stateDone
+	return tea.Quit
+}
+
+func (m *Model) release() {
+	if m.cancel != nil {
+		m.cancel()
+		m.cancel = nil
+	}
+}

@@ -204,3 +204,36 @@ func TestEachChangeMovesExactlyItsDigests(t *testing.T) {
 		})
 	}
 }
+
+// Attribute sources that are neither tracked nor shown by status still
+// change the attributes digest, and only it.
+func TestAttributesSourcesOutsideStatus(t *testing.T) {
+	e := newEnv(t, nil)
+	e.write(".git/info/exclude", "dir/.gitattributes\n")
+	extra := filepath.Join(t.TempDir(), "attributes")
+	plainGit(t, e.work, "config", "core.attributesFile", extra)
+	writeExtra := func(s string) {
+		if err := os.WriteFile(extra, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	steps := []struct {
+		name   string
+		mutate func()
+	}{
+		{"ignored dir/.gitattributes appears", func() { e.write("dir/.gitattributes", "*.txt -text\n") }},
+		{"ignored dir/.gitattributes changes", func() { e.write("dir/.gitattributes", "*.txt text\n") }},
+		{"core.attributesFile content appears", func() { writeExtra("* -diff\n") }},
+		{"core.attributesFile content changes", func() { writeExtra("* diff\n") }},
+	}
+	prev := digests(t, e.observe())
+	for _, s := range steps {
+		s.mutate()
+		cur := digests(t, e.observe())
+		got := changedKeys(prev, cur)
+		if !slices.Equal(got, []string{"attributes"}) {
+			t.Errorf("%s: changed %v, want exactly [attributes]", s.name, got)
+		}
+		prev = cur
+	}
+}

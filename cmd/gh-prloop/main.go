@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"github.com/prloop/gh-prloop/tui/sanitize"
 )
 
 func main() {
@@ -37,10 +39,12 @@ func exitCode(err error, stderr *os.File) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if !ee.silent && ee.msg != "" {
-			fmt.Fprintln(stderr, "gh-prloop:", ee.msg)
+			fmt.Fprintln(stderr, "gh-prloop:", sanitize.Text(ee.msg))
 		}
 		return ee.code
 	}
-	fmt.Fprintln(stderr, "gh-prloop:", err)
+	// Errors can quote remote text (a server's message, a branch name), so
+	// they are sanitized like everything else that reaches the terminal.
+	fmt.Fprintln(stderr, "gh-prloop:", sanitize.Text(err.Error()))
 	return 1
 }

@@ -43,7 +43,7 @@ func Remediation(m schema.RemediationManifest, mRaw any, s schema.State, path st
 		errs.Add(path, problems.Inconsistent, "there is nothing to fix: no actionable Codex thread and no findings response")
 	}
 
-	if false {
+	if s.ExecutionBoundary == nil {
 		errs.Add(at("execution"), problems.Mismatch, "the state has no execution boundary to bind")
 	} else {
 		sameAs(m.Execution, *s.ExecutionBoundary, at("execution"), problems.Mismatch, "the state's execution_boundary", &errs)

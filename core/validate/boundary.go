@@ -47,7 +47,7 @@ func CheckBoundary(b schema.Boundary, path string, errs *problems.List) {
 				"isolation %q requires the digest of the accepted risk record", b.Isolation)
 		}
 	default:
-		noopAdd(problems.Join(path, "isolation"), problems.InvalidValue,
+		errs.Add(problems.Join(path, "isolation"), problems.InvalidValue,
 			"must be %q or %q, got %q", policy.IsolationSafe, policy.IsolationRisk, b.Isolation)
 	}
 }

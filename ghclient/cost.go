@@ -11,8 +11,9 @@ import (
 // Cost is what one call spent. Remaining counts are -1 when no response in
 // the call reported them.
 type Cost struct {
-	Requests         int // HTTP requests sent, retries included
+	Requests         int // HTTP requests sent (round trips), retries included
 	NotModified      int // 304 answers served from the ETag cache
+	RESTCharged      int // REST answers GitHub counts against the core budget: all but 304s
 	GraphQLPoints    int // sum of rateLimit.cost of the GraphQL queries
 	RateRemaining    int // REST core X-RateLimit-Remaining after the call
 	GraphQLRemaining int // GraphQL points remaining after the call
@@ -22,6 +23,7 @@ type Cost struct {
 func (c *Cost) Add(o Cost) {
 	c.Requests += o.Requests
 	c.NotModified += o.NotModified
+	c.RESTCharged += o.RESTCharged
 	c.GraphQLPoints += o.GraphQLPoints
 	if o.RateRemaining >= 0 {
 		c.RateRemaining = o.RateRemaining
@@ -80,14 +82,18 @@ func (m *meter) record(req *http.Request, resp *http.Response) {
 	if resp == nil {
 		return
 	}
-	if resp.StatusCode == http.StatusNotModified {
+	resource := resourceOf(req, resp)
+	switch {
+	case resp.StatusCode == http.StatusNotModified:
 		m.cost.NotModified++
+	case resource != "graphql":
+		m.cost.RESTCharged++
 	}
 	rem, err := strconv.Atoi(resp.Header.Get("X-RateLimit-Remaining"))
 	if err != nil {
 		return
 	}
-	switch resourceOf(req, resp) {
+	switch resource {
 	case "core":
 		m.cost.RateRemaining = rem
 	case "graphql":

@@ -46,7 +46,7 @@ func TestConditionalGetServesCachedBodyOn304(t *testing.T) {
 	if strings.Join(s.inm, ",") != `,"v1"` || s.notModded != 1 {
 		t.Fatalf("If-None-Match sent: %q, 304s %d", s.inm, s.notModded)
 	}
-	if cost := m.snapshot(); cost.Requests != 2 || cost.NotModified != 1 || cost.RateRemaining != 4000 {
+	if cost := m.snapshot(); cost.Requests != 2 || cost.NotModified != 1 || cost.RESTCharged != 1 || cost.RateRemaining != 4000 {
 		t.Fatalf("cost %+v", cost)
 	}
 	// A changed resource is read afresh.

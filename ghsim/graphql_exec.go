@@ -67,6 +67,7 @@ type executor struct {
 	doc       *ast.QueryDocument
 	op        *ast.OperationDefinition
 	vars      map[string]any
+	cost      int // points this operation is charged (queryCost)
 	errors    []*gqlError
 	undefined []*gqlError // static errors: answer without data
 	nodeCount int
@@ -77,8 +78,17 @@ type gqlResult struct {
 	errors []*gqlError
 }
 
-// execute runs one GraphQL request. The caller holds s.mu.
-func (s *Server) executeLocked(c *call, query, opName string, rawVars map[string]any) gqlResult {
+// execute runs one GraphQL request. charge is called once, before any field
+// is resolved, with the points the request costs (1 when it never got as far
+// as a valid operation), so that rateLimit.remaining already reflects it.
+// The caller holds s.mu.
+func (s *Server) executeLocked(c *call, query, opName string, rawVars map[string]any, charge func(points int)) gqlResult {
+	charged := false
+	defer func() {
+		if !charged {
+			charge(1)
+		}
+	}()
 	doc, err := parser.ParseQuery(&ast.Source{Name: "query", Input: query})
 	if err != nil {
 		return gqlResult{errors: []*gqlError{parseError(err)}}
@@ -95,6 +105,9 @@ func (s *Server) executeLocked(c *call, query, opName string, rawVars map[string
 		return gqlResult{errors: verrs}
 	}
 	ex.vars = vars
+	ex.cost = ex.queryCost()
+	charge(ex.cost)
+	charged = true
 	root := object{typ: "Query"}
 	if op.Operation == ast.Mutation {
 		root.typ = "Mutation"

@@ -12,8 +12,9 @@ type gqlRequest struct {
 	OperationName string         `json:"operationName"`
 }
 
-// serveGraphQLLocked answers POST /graphql. Every answered request costs one
-// point of the separate "graphql" rate limit, whatever it asked for.
+// serveGraphQLLocked answers POST /graphql. Every answered request spends
+// its point value (GitHub's formula, see queryCost) of the separate
+// "graphql" rate limit.
 func (s *Server) serveGraphQLLocked(c *call) {
 	h := c.w.Header()
 	if c.r.Method != http.MethodPost {
@@ -40,14 +41,19 @@ func (s *Server) serveGraphQLLocked(c *call) {
 		}}})
 		return
 	}
-	b.used++
 	s.stats.GraphQL++
-	s.stats.GraphQLPoints++
+	charge := func(points int) {
+		// A call is answered once it passed the check above, even when it
+		// costs more than what is left; the window then reads as spent.
+		b.used = min(b.used+points, b.limit)
+		s.stats.GraphQLPoints += points
+	}
 	var res gqlResult
 	if req.Query == "" {
+		charge(1)
 		res.errors = []*gqlError{{Message: "A query attribute must be specified and must be a string."}}
 	} else {
-		res = s.executeLocked(c, req.Query, req.OperationName, req.Variables)
+		res = s.executeLocked(c, req.Query, req.OperationName, req.Variables, charge)
 	}
 	out := &omap{}
 	if res.data != nil {

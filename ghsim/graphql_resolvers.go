@@ -129,7 +129,7 @@ func init() {
 		"rateLimit": func(f *fieldCtx) (any, error) { return object{typ: "RateLimit"}, nil },
 	})
 	register("RateLimit", map[string]resolver{
-		"cost":      func(f *fieldCtx) (any, error) { return 1, nil },
+		"cost":      func(f *fieldCtx) (any, error) { return max(f.ex.cost, 1), nil },
 		"limit":     func(f *fieldCtx) (any, error) { return f.ex.graphqlBucket().limit, nil },
 		"remaining": func(f *fieldCtx) (any, error) { return f.ex.graphqlBucket().remaining(), nil },
 		"used":      func(f *fieldCtx) (any, error) { return f.ex.graphqlBucket().used, nil },

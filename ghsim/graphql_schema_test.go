@@ -1,81 +1,27 @@
 package ghsim
 
 import (
-	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
-	"sync"
 	"testing"
 
+	"github.com/prloop/gh-prloop/ghclient/gqlschema"
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/parser"
-	"github.com/vektah/gqlparser/v2/validator"
 )
 
-// GitHub's public schema lives in the project's shared reference folder
-// (reference/github/schema.graphql, 1.2 MB), beside the repository in every
-// workspace and in CI. PRLOOP_GITHUB_SCHEMA overrides the location.
-func schemaPath() string {
-	if p := os.Getenv("PRLOOP_GITHUB_SCHEMA"); p != "" {
-		return p
-	}
-	for _, p := range []string{
-		filepath.Join("..", "..", "shared", "reference", "github", "schema.graphql"),
-		"/work/shared/reference/github/schema.graphql",
-	} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	return ""
-}
-
-var (
-	schemaOnce sync.Once
-	schemaDoc  *ast.Schema
-	schemaErr  error
-)
-
-// githubSchema loads the schema, dropping the one duplicated field pair the
-// published IDL carries (see reference/github/SOURCES.md).
+// githubSchema is GitHub's public schema from the project's shared reference
+// folder (gqlschema.ReferenceDir walks up to the module root and looks beside
+// it; PRLOOP_GITHUB_SCHEMA overrides). A missing schema FAILS: these tests are
+// the simulator's only proof that it speaks GitHub's GraphQL, and a silent
+// skip would let it drift.
 func githubSchema(t *testing.T) *ast.Schema {
 	t.Helper()
-	path := schemaPath()
-	if path == "" {
-		t.Skip("GitHub schema.graphql not found (set PRLOOP_GITHUB_SCHEMA)")
+	s, err := gqlschema.Reference()
+	if err != nil {
+		t.Fatalf("GitHub schema.graphql not loaded from %s (set %s to its path): %v", gqlschema.ReferencePath(), gqlschema.EnvPath, err)
 	}
-	schemaOnce.Do(func() {
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			schemaErr = err
-			return
-		}
-		doc, err := parser.ParseSchemas(validator.Prelude, &ast.Source{Name: "schema.graphql", Input: string(raw)})
-		if err != nil {
-			schemaErr = err
-			return
-		}
-		for _, defs := range []ast.DefinitionList{doc.Definitions, doc.Extensions} {
-			for _, def := range defs {
-				seen := map[string]bool{}
-				var kept ast.FieldList
-				for _, f := range def.Fields {
-					if !seen[f.Name] {
-						seen[f.Name] = true
-						kept = append(kept, f)
-					}
-				}
-				def.Fields = kept
-			}
-		}
-		schemaDoc, schemaErr = validator.ValidateSchemaDocument(doc)
-	})
-	if schemaErr != nil {
-		t.Fatal(schemaErr)
-	}
-	return schemaDoc
+	return s
 }
 
 func TestResolverTableMatchesGitHubSchema(t *testing.T) {

@@ -16,7 +16,7 @@ type Stats struct {
 	REST          int            // REST answers, including 304s and errors
 	REST304       int            // of which 304 Not Modified (free of rate limit)
 	GraphQL       int            // GraphQL answers
-	GraphQLPoints int            // GraphQL rate-limit points spent (1 per request)
+	GraphQLPoints int            // GraphQL rate-limit points spent (GitHub's formula, see queryCost)
 	Faults        int            // requests answered or delayed by an injected fault
 	Unauthorized  int            // 401s
 	RateLimited   int            // primary-limit refusals

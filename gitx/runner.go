@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	ghconfig "github.com/cli/go-gh/v2/pkg/config"
@@ -208,6 +209,9 @@ func (r *Runner) Stream(ctx context.Context, dir string, stdin io.Reader, w io.W
 	cmd := exec.CommandContext(ctx, r.inv.GitPath, argv...)
 	cmd.Dir = dir
 	cmd.Env = r.env
+	// A cancelled git's helpers (git-remote-https) may hold stdout open;
+	// don't wait on them forever.
+	cmd.WaitDelay = 5 * time.Second
 	cmd.Stdin = stdin
 	cmd.Stdout = w
 	var stderr limitedBuffer

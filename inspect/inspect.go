@@ -27,14 +27,28 @@ type Result struct {
 // Observer is the part of ghclient a report needs (a seam for tests).
 type Observer interface {
 	ObservePR(ctx context.Context, repo ghclient.Repo, number int64) (*observe.PR, ghclient.Cost, error)
+	ReactionsForComment(ctx context.Context, repo ghclient.Repo, commentID int64) ([]observe.Reaction, ghclient.Cost, error)
 }
 
 // Observe reads the PR completely and evaluates it. A failed or incomplete
 // observation is an error: nothing is ever classified from partial data.
+//
+// Codex's 👀 lands on the review request comment, which the bulk GraphQL
+// observation does not carry (reactions on every comment would double its
+// point cost), so the reactions of that one comment are read over REST.
+// That read is conditional: while nobody reacts it is a free 304.
 func Observe(ctx context.Context, c Observer, repo ghclient.Repo, number int64) (*Result, error) {
 	obs, cost, err := c.ObservePR(ctx, repo, number)
 	if err != nil {
 		return nil, err
+	}
+	if req := classify.FindRequest(obs); req != nil {
+		rs, rcost, err := c.ReactionsForComment(ctx, repo, req.CommentID)
+		cost.Add(rcost)
+		if err != nil {
+			return nil, fmt.Errorf("reactions on review request %d: %w", req.CommentID, err)
+		}
+		obs.Reactions = append(obs.Reactions, rs...)
 	}
 	r, err := Evaluate(obs)
 	if err != nil {

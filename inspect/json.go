@@ -39,6 +39,7 @@ type Notice struct {
 type Cost struct {
 	Requests         int `json:"requests"`
 	NotModified      int `json:"not_modified"`
+	RESTCharged      int `json:"rest_charged"`
 	GraphQLPoints    int `json:"graphql_points"`
 	RateRemaining    int `json:"rest_remaining"`
 	GraphQLRemaining int `json:"graphql_remaining"`
@@ -57,6 +58,6 @@ func (r *Result) JSON() Document {
 	c := r.Cost
 	return Document{
 		Version: ReportVersion, State: r.State, Result: r.Verdict, Live: live, Notices: notices,
-		Cost: Cost{Requests: c.Requests, NotModified: c.NotModified, GraphQLPoints: c.GraphQLPoints, RateRemaining: c.RateRemaining, GraphQLRemaining: c.GraphQLRemaining},
+		Cost: Cost{Requests: c.Requests, NotModified: c.NotModified, RESTCharged: c.RESTCharged, GraphQLPoints: c.GraphQLPoints, RateRemaining: c.RateRemaining, GraphQLRemaining: c.GraphQLRemaining},
 	}
 }

@@ -77,7 +77,7 @@ func (r *Result) threadRows() []report.ThreadRow {
 
 func (r *Result) costLine() string {
 	c := r.Cost
-	s := fmt.Sprintf("%d requests, %d not modified, %d GraphQL points", c.Requests, c.NotModified, c.GraphQLPoints)
+	s := fmt.Sprintf("%d requests (%d REST charged, %d not modified), %d GraphQL points", c.Requests, c.RESTCharged, c.NotModified, c.GraphQLPoints)
 	if c.GraphQLRemaining >= 0 {
 		s += fmt.Sprintf(" · %d GraphQL left", c.GraphQLRemaining)
 	}

@@ -77,7 +77,7 @@ func pendingChanges(entries []gitx.StatusEntry, root string, facts worktreeFacts
 				return nil, fmt.Errorf("local: malformed status fields %q", f)
 			}
 			if sub[0] == 'S' || mH == "160000" || mI == "160000" || mW == "160000" {
-				return nil, refuse(CodeSubmodule, "submodule %s has changes; commit them inside the submodule first", quote(e.Path))
+				return nil, refuse(CodeSubmodule, "submodule %s changed; a plan never includes submodule changes", quote(e.Path))
 			}
 			c := get(e.Path)
 			if mH != noMode {

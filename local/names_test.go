@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -28,9 +29,9 @@ func TestCleanFilterRunsOnlyUnderAcceptedRisk(t *testing.T) {
 	}
 }
 
-func TestNamesWithSpacesNewlinesAndControlBytes(t *testing.T) {
+func TestNamesWithSpacesQuotesAndUnicode(t *testing.T) {
 	e := newEnv(t, nil)
-	names := []string{"with space.txt", "new\nline.txt", "tab\there.txt", "quote\"back\\slash.txt", "cr\r.txt", "dir/ü nicode.txt"}
+	names := []string{"with space.txt", "  leading spaces", "quote\"d.txt", "it's.txt", "-dash", "#hash", "dir/ü nicode.txt", "日本/語"}
 	for _, n := range names {
 		e.write(n, "content of "+n+"\n")
 	}
@@ -46,6 +47,23 @@ func TestNamesWithSpacesNewlinesAndControlBytes(t *testing.T) {
 		}
 	}
 	assertChangesMatchCommit(t, e, o)
+}
+
+// Newlines, other control characters and backslashes come through git's -z
+// output intact, but core's canonical path rule (validate.PathProblem) keeps
+// them out of manifests, so observation refuses them up front, naming the
+// exact bytes.
+func TestNamesACanonicalPathCannotCarry(t *testing.T) {
+	e := newEnv(t, nil)
+	for _, n := range []string{"new\nline.txt", "tab\there", "cr\r.txt", "back\\slash", "dir/bell\a"} {
+		e.write(n, "x\n")
+		_, err := local.Observe(context.Background(), e.opts())
+		wantRefusal(t, err, local.CodeInvalidPath, strings.Trim(strconv.QuoteToASCII(n), `"`))
+		if err := os.RemoveAll(e.path(n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.observe()
 }
 
 func TestNonUTF8Names(t *testing.T) {

@@ -242,6 +242,9 @@ func (o *Observation) observeWorktree(ctx context.Context, r *gitx.Runner, cfg *
 		if err != nil {
 			return &Refusal{Code: CodeNonUTF8Path, Message: err.Error()}
 		}
+		if err := checkRelPath(p); err != nil {
+			return err
+		}
 		o.Paths = append(o.Paths, p)
 	}
 	o.PathRecords, err = o.Worktree.PathRecords(o.Paths)

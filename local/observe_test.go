@@ -10,6 +10,9 @@ import (
 	"testing"
 
 	"github.com/prloop/gh-prloop/core/policy"
+	"github.com/prloop/gh-prloop/core/problems"
+	"github.com/prloop/gh-prloop/core/schema"
+	"github.com/prloop/gh-prloop/core/validate"
 	"github.com/prloop/gh-prloop/local"
 )
 
@@ -235,5 +238,30 @@ func TestAttributesSourcesOutsideStatus(t *testing.T) {
 			t.Errorf("%s: changed %v, want exactly [attributes]", s.name, got)
 		}
 		prev = cur
+	}
+}
+
+// What Observe produces passes core's own boundary and path rules.
+func TestApplyToPassesCoreRules(t *testing.T) {
+	e := newEnv(t, nil)
+	e.write("sub dir/ü.txt", "x\n")
+	o := e.observe()
+	var s schema.InitialSnapshot
+	o.ApplyTo(&s)
+	var errs problems.List
+	validate.CheckBoundary(s.ExecutionBoundary, "/execution_boundary", &errs)
+	validate.CheckPathSet(s.Paths, s.PathRecords, "/paths", "/path_records", &errs)
+	if !errs.Empty() {
+		t.Fatalf("core rejects the observation: %v", errs)
+	}
+	if s.RemoteName != "origin" || s.Repository != "octo/demo" || s.BaseSHA != o.BaseSHA || s.DiffSHA256 != o.DiffSHA256 ||
+		s.WorktreeStatusSHA256 != o.WorktreeStatusSHA256 || s.RemoteRefsSHA256 != o.RemoteRefsSHA256 || s.CurrentHeadSHA != o.HeadSHA ||
+		!slices.Equal(s.Paths, []string{"a.txt", "sub dir/ü.txt"}) {
+		t.Fatalf("snapshot fields %+v", s)
+	}
+	// The snapshot holds copies: changing it leaves the observation intact.
+	s.Paths[0] = "changed"
+	if o.Paths[0] != "a.txt" {
+		t.Fatal("ApplyTo shares the paths slice")
 	}
 }

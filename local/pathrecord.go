@@ -10,6 +10,7 @@ import (
 
 	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/core/schema"
+	"github.com/prloop/gh-prloop/core/validate"
 	"github.com/prloop/gh-prloop/gitx"
 )
 
@@ -134,25 +135,28 @@ func (w Worktree) pathRecord(p string) (schema.PathRecord, error) {
 	}, nil
 }
 
-// checkRelPath accepts only normalized repository-relative paths.
+// checkRelPath accepts only paths a manifest can carry: valid UTF-8 and
+// canonical by core's own rule (validate.PathProblem: no control characters,
+// backslashes, empty/./.. segments or .git segment), plus the HFS/NTFS
+// spellings of .git that git's protections treat as .git. Refusing here
+// gives the human the reason before a plan exists, instead of core
+// rejecting the finished document.
 func checkRelPath(p string) error {
-	switch {
-	case p == "":
-		return refuse(CodeInvalidPath, "empty path")
-	case !utf8.ValidString(p):
-		return refuse(CodeNonUTF8Path, "path %s is not valid UTF-8", quote([]byte(p)))
-	case strings.ContainsRune(p, 0):
-		return refuse(CodeInvalidPath, "path %s contains NUL", quote([]byte(p)))
-	case strings.HasPrefix(p, "/"):
-		return refuse(CodeInvalidPath, "path %q is absolute", p)
+	if !utf8.ValidString(p) {
+		return refuse(CodeNonUTF8Path, "path %s is not valid UTF-8; manifests carry paths as JSON strings", quote([]byte(p)))
+	}
+	if why := validate.PathProblem(p); why != "" {
+		code := CodeInvalidPath
+		for _, c := range strings.Split(p, "/") {
+			if isGitName(c) {
+				code = CodeGitMetadataPath
+			}
+		}
+		return refuse(code, "path %s %s", quote([]byte(p)), why)
 	}
 	for _, c := range strings.Split(p, "/") {
-		switch c {
-		case "", ".", "..":
-			return refuse(CodeInvalidPath, "path %q is not normalized (component %q)", p, c)
-		}
 		if isGitName(c) {
-			return refuse(CodeGitMetadataPath, "path %q is inside git metadata (%q)", p, c)
+			return refuse(CodeGitMetadataPath, "path %s is inside git metadata (%q)", quote([]byte(p)), c)
 		}
 	}
 	return nil

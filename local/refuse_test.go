@@ -234,3 +234,40 @@ func TestUnsafeConfigIsReportedUnderAcceptedRisk(t *testing.T) {
 		t.Fatal("hooks_disabled lost")
 	}
 }
+
+func TestSubmodules(t *testing.T) {
+	e := newEnv(t, nil)
+	sub := filepath.Join(t.TempDir(), "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	plainGit(t, sub, "init", "-q", "-b", "main")
+	if err := os.WriteFile(filepath.Join(sub, "s.txt"), []byte("s\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plainGit(t, sub, "add", "s.txt")
+	plainGit(t, sub, "commit", "-qm", "s")
+	plainGit(t, e.work, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "mod")
+	plainGit(t, e.work, "commit", "-qm", "add submodule")
+
+	// A dirty submodule is not looked into: its own config could run a
+	// filter, and the plan never commits inside it.
+	plainGit(t, e.path("mod"), "config", "filter.evil.clean", "touch "+e.path("FILTER-RAN")+"; cat")
+	e.write("mod/.gitattributes", "* filter=evil\n")
+	e.write("mod/s.txt", "dirty\n")
+	o := e.observe()
+	if !slices.Equal(o.Paths, []string{"a.txt"}) {
+		t.Fatalf("paths %q", o.Paths)
+	}
+	if _, err := os.Stat(e.path("FILTER-RAN")); err == nil {
+		t.Fatal("a submodule's clean filter ran")
+	}
+
+	// A moved submodule commit cannot be planned.
+	if err := os.Remove(e.path("mod/.gitattributes")); err != nil {
+		t.Fatal(err)
+	}
+	plainGit(t, e.path("mod"), "commit", "-qam", "move")
+	_, err := local.Observe(context.Background(), e.opts())
+	wantRefusal(t, err, local.CodeSubmodule, "mod")
+}

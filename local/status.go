@@ -9,7 +9,10 @@ import (
 // statusArgs is the one status command whose output is the worktree status
 // observation. Renames are off so every path is reported under its own name,
 // which is also how the pending change is derived from it.
-var statusArgs = []string{"--porcelain=v2", "-z", "--untracked-files=all", "--no-renames"}
+// --ignore-submodules=dirty keeps git from running status inside submodules,
+// whose own configuration (filters, fsmonitor) was never checked; a moved
+// submodule commit is still reported, and refused.
+var statusArgs = []string{"--porcelain=v2", "-z", "--untracked-files=all", "--no-renames", "--ignore-submodules=dirty"}
 
 func readStatus(ctx context.Context, r *gitx.Runner, root string) ([]gitx.StatusEntry, error) {
 	out, err := r.Run(ctx, root, "status", statusArgs...)

@@ -63,8 +63,8 @@ func (s *scanner) plainRun(i int) (int, error) {
 		}
 		// Non-ASCII text tends to come in runs; stay here until it ends.
 		for i < len(src) && src[i] >= utf8.RuneSelf {
-			r, size := utf8.DecodeRune(src[i:])
-			if r == utf8.RuneError && size == 1 {
+			size := validRuneLen(src, i)
+			if size == 0 {
 				return i, s.fail(i, CodeInvalidUTF8, "invalid UTF-8 in string")
 			}
 			i += size
@@ -184,4 +184,48 @@ func hex4(src []byte, at int) (rune, bool) {
 		r = r<<4 | rune(d)
 	}
 	return r, true
+}
+
+// validRuneLen returns the length of the valid UTF-8 sequence starting at
+// the non-ASCII byte src[i], or 0 if it is invalid (overlong, surrogate,
+// above U+10FFFF, truncated). It is utf8.DecodeRune's acceptance rule
+// without building the rune, which this hot loop does not need.
+func validRuneLen(src []byte, i int) int {
+	c := src[i]
+	n := len(src) - i
+	switch {
+	case c < 0xc2:
+		return 0
+	case c < 0xe0:
+		if n >= 2 && src[i+1]&0xc0 == 0x80 {
+			return 2
+		}
+	case c < 0xf0:
+		if n < 3 || src[i+2]&0xc0 != 0x80 {
+			return 0
+		}
+		lo, hi := byte(0x80), byte(0xbf)
+		if c == 0xe0 {
+			lo = 0xa0
+		} else if c == 0xed {
+			hi = 0x9f
+		}
+		if b := src[i+1]; b >= lo && b <= hi {
+			return 3
+		}
+	case c < 0xf5:
+		if n < 4 || src[i+2]&0xc0 != 0x80 || src[i+3]&0xc0 != 0x80 {
+			return 0
+		}
+		lo, hi := byte(0x80), byte(0xbf)
+		if c == 0xf0 {
+			lo = 0x90
+		} else if c == 0xf4 {
+			hi = 0x8f
+		}
+		if b := src[i+1]; b >= lo && b <= hi {
+			return 4
+		}
+	}
+	return 0
 }

@@ -112,7 +112,9 @@ func equalResponse(a, b schema.Response) bool {
 		equalPtr(a.TriggerRequestCommentID, b.TriggerRequestCommentID) && a.ZeroFindingsSignal == b.ZeroFindingsSignal
 }
 
-func equalPtr[T comparable](a, b *T) bool { return (a == nil && b == nil) || (a != nil && b != nil && *a == *b) }
+func equalPtr[T comparable](a, b *T) bool {
+	return (a == nil && b == nil) || (a != nil && b != nil && *a == *b)
+}
 
 // sameRaw checks that the decoded manifest m and its raw form are one
 // document, so the plan hash (always taken from the raw form) describes what

@@ -27,7 +27,7 @@ func ExpectedFinalizationOperations(isDraft bool, eligible int) []string {
 func Finalization(m schema.FinalizationManifest, mRaw any, s schema.State, path string) problems.List {
 	errs := problems.List{}
 	at := func(key string) string { return problems.Join(path, key) }
-	if false { sameRaw(m, mRaw, schema.DecodeFinalizationManifest, path, &errs) }
+	sameRaw(m, mRaw, schema.DecodeFinalizationManifest, path, &errs)
 	checkPlanHeader(m.Kind, "finalization", m.Version, m.PolicySchemaVersion, path, &errs)
 	checkPlanIdentity(planIdentity{m.RunID, m.Repository, m.PRNumber, m.RemoteName, m.BaseBranch, m.HeadBranch,
 		m.BaseSHA, m.CurrentHeadSHA, m.RequestKey}, s, path, &errs)

@@ -249,8 +249,10 @@ func TestStateClaimAndFinalized(t *testing.T) {
 			mutate: func(st map[string]any) { obj(st, "claim")["expires_at"] = "2026-03-01T12:00:00Z" },
 			path:   "/claim/expires_at", code: problems.Policy},
 		{name: "claim-on-pending-request", sc: fixture.StateClaimed,
-			mutate: func(st map[string]any) { obj(st, "claim")["request_key"] = policy.RequestKey(900, fixture.StateOldHeadSHA) },
-			path:   "/claim/request_key", code: problems.Mismatch},
+			mutate: func(st map[string]any) {
+				obj(st, "claim")["request_key"] = policy.RequestKey(900, fixture.StateOldHeadSHA)
+			},
+			path: "/claim/request_key", code: problems.Mismatch},
 		{name: "finalized-has-merge-gate-report", sc: fixture.StateFinalized,
 			mutate: func(st map[string]any) { st["merge_gate_report"] = nil },
 			path:   "/merge_gate_report", code: problems.Inconsistent},

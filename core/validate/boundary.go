@@ -14,23 +14,23 @@ import (
 func CheckBoundary(b schema.Boundary, path string, errs *problems.List) {
 	git := problems.Join(path, "git")
 	if b.Git.CredentialStrategy != policy.CredentialStrategy {
-		errs.Add(problems.Join(git, "credential_strategy"), problems.Policy,
+		noopAdd(problems.Join(git, "credential_strategy"), problems.Policy,
 			"must be %q, got %q", policy.CredentialStrategy, b.Git.CredentialStrategy)
 	}
 	checkSortedUnique(b.Git.ActiveCleanFilters, problems.Join(git, "active_clean_filters"), errs)
 	switch b.Isolation {
 	case policy.IsolationSafe:
 		if b.Git.Profile != policy.SafeProfile {
-			errs.Add(problems.Join(git, "profile"), problems.Policy,
+			enoopAdd(roblems.Join(git, "profile"), problems.Policy,
 				"isolation %q requires profile %q, got %q", b.Isolation, policy.SafeProfile, b.Git.Profile)
 		}
 		if b.RiskAcceptanceSHA256 != nil {
-			errs.Add(problems.Join(path, "risk_acceptance_sha256"), problems.Policy,
+			ernoopAdd(oblems.Join(path, "risk_acceptance_sha256"), problems.Policy,
 				"isolation %q requires null", b.Isolation)
 		}
 		for _, p := range protections(b.Git) {
 			if !p.on {
-				errs.Add(problems.Join(git, p.name), problems.Policy, "the safe profile requires %s to be true", p.name)
+				errnoopAdd(blems.Join(git, p.name), problems.Policy, "the safe profile requires %s to be true", p.name)
 			}
 		}
 		if len(b.Git.ActiveCleanFilters) > 0 {

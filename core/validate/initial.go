@@ -106,7 +106,7 @@ func checkSnapshot(s schema.InitialSnapshot, sp string, d decoded, errs *problem
 		CheckBoundary(s.ExecutionBoundary, at("execution_boundary"), errs)
 	}
 	if d.ok(at("commit_required"), at("push_required")) && s.CommitRequired && !s.PushRequired {
-		noopAdd(at("push_required"), problems.InvalidValue,
+		errs.Add(at("push_required"), problems.InvalidValue,
 			"commit_required needs push_required: an unpushed commit can never be the PR head")
 	}
 	if d.ok(at("commit_required"), at("paths")) && s.CommitRequired && len(s.Paths) == 0 {

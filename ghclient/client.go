@@ -51,6 +51,7 @@ type Client struct {
 	gql    *api.GraphQLClient
 	prefix string
 	etags  *etagCache
+	retry  *retryTransport // its policy also paces GraphQL-level retries
 	now    func() time.Time
 	red    redactor
 }
@@ -69,7 +70,7 @@ func New(opts Options) (*Client, error) {
 		base = http.DefaultTransport
 	}
 	etags := newETagCache(opts.ETagEntries)
-	chain := etagTransport{cache: etags, next: &retryTransport{
+	retry := &retryTransport{
 		p: retryPolicy{
 			maxAttempts:    opts.MaxAttempts,
 			baseBackoff:    opts.BaseBackoff,
@@ -83,7 +84,8 @@ func New(opts Options) (*Client, error) {
 		},
 		limits: newLimitState(),
 		next:   meterTransport{next: base},
-	}}
+	}
+	chain := etagTransport{cache: etags, next: retry}
 	logTo, verbose := logTarget(opts)
 	if logTo != nil {
 		logTo = newRedactingWriter(logTo, token)
@@ -113,7 +115,7 @@ func New(opts Options) (*Client, error) {
 	if err != nil {
 		return nil, red.err(err)
 	}
-	return &Client{host: host, rest: rest, gql: gql, prefix: restPathPrefix(host), etags: etags, now: opts.Now, red: red}, nil
+	return &Client{host: host, rest: rest, gql: gql, prefix: restPathPrefix(host), etags: etags, retry: retry, now: opts.Now, red: red}, nil
 }
 
 func withDefaults(o Options) Options {

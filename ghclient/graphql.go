@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/cli/go-gh/v2/pkg/api"
 )
 
 // ErrIncomplete marks an observation that could not be read in full:
@@ -24,8 +26,42 @@ type rateLimitData struct {
 
 // query runs a GraphQL query (retryable) and decodes its data into out. A
 // response with any entry in "errors" is an error even when data came too.
+//
+// GitHub reports a resolver that failed or timed out as an INTERNAL error
+// inside a 200 (often one page of one connection, mid-pagination): the
+// GraphQL form of a 5xx. A query changes nothing, so it is sent again with
+// the same bounded backoff as a 5xx; any other GraphQL error is final.
 func (c *Client) query(ctx context.Context, doc string, vars map[string]any, out any) error {
-	return c.graphQL(asQuery(ctx), doc, vars, out)
+	ctx = asQuery(ctx)
+	p := c.retry.p
+	for attempt := 1; ; attempt++ {
+		err := c.graphQL(ctx, doc, vars, out)
+		if err == nil || !internalOnly(err) {
+			return err
+		}
+		if attempt >= p.maxAttempts {
+			return &GiveUpError{Attempts: attempt, Last: err.Error(), Err: err}
+		}
+		reason := fmt.Sprintf("GitHub failed to answer a query (%s); retry %d of %d", err, attempt+1, p.maxAttempts)
+		if err := c.retry.wait(ctx, reason, c.retry.backoff(attempt)); err != nil {
+			return err
+		}
+	}
+}
+
+// internalOnly reports a GraphQL answer whose every error is GitHub's own
+// failure (type INTERNAL), which a repeat of the same query may not meet.
+func internalOnly(err error) bool {
+	var g *api.GraphQLError
+	if !errors.As(err, &g) || len(g.Errors) == 0 {
+		return false
+	}
+	for _, e := range g.Errors {
+		if e.Type != "INTERNAL" {
+			return false
+		}
+	}
+	return true
 }
 
 // mutate runs a GraphQL mutation; it is never retried after it may have

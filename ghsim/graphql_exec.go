@@ -407,15 +407,63 @@ func (m *omap) set(k string, v any) {
 
 func (m *omap) MarshalJSON() ([]byte, error) {
 	var buf bytes.Buffer
-	buf.WriteByte('{')
+	w := newJSONWriter(&buf)
+	w.object(m)
+	return buf.Bytes(), w.err
+}
+
+// jsonWriter writes nested objects and lists itself: going through
+// encoding/json at every level would re-validate each subtree once per
+// level above it, and a fresh encoder per scalar dominates large pages.
+type jsonWriter struct {
+	out     *bytes.Buffer
+	scratch bytes.Buffer
+	enc     *json.Encoder
+	err     error
+}
+
+func newJSONWriter(out *bytes.Buffer) *jsonWriter {
+	w := &jsonWriter{out: out}
+	w.enc = json.NewEncoder(&w.scratch)
+	w.enc.SetEscapeHTML(false) // as encodeJSON: GitHub sends "<!--" literally
+	return w
+}
+
+func (w *jsonWriter) object(m *omap) {
+	w.out.WriteByte('{')
 	for i, k := range m.keys {
 		if i > 0 {
-			buf.WriteByte(',')
+			w.out.WriteByte(',')
 		}
-		buf.Write(encodeJSON(k))
-		buf.WriteByte(':')
-		buf.Write(encodeJSON(m.vals[i]))
+		w.value(k)
+		w.out.WriteByte(':')
+		w.value(m.vals[i])
 	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	w.out.WriteByte('}')
+}
+
+func (w *jsonWriter) value(v any) {
+	switch t := v.(type) {
+	case *omap:
+		if t == nil {
+			w.out.WriteString("null")
+			return
+		}
+		w.object(t)
+	case []any:
+		w.out.WriteByte('[')
+		for i, x := range t {
+			if i > 0 {
+				w.out.WriteByte(',')
+			}
+			w.value(x)
+		}
+		w.out.WriteByte(']')
+	default:
+		w.scratch.Reset()
+		if err := w.enc.Encode(v); err != nil && w.err == nil {
+			w.err = err
+		}
+		w.out.Write(bytes.TrimRight(w.scratch.Bytes(), "\n"))
+	}
 }

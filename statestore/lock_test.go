@@ -219,3 +219,40 @@ func TestLockReleasedWhenHolderDies(t *testing.T) {
 	}
 	unlock()
 }
+
+// Many first openers of one key race to bind the directory; all succeed
+// and the key file is whole.
+func TestConcurrentFirstOpen(t *testing.T) {
+	root := t.TempDir()
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := Open(root, "automation/key")
+			if err == nil {
+				var unlock func()
+				if unlock, err = r.Lock(context.Background()); err == nil {
+					err = r.WriteAtomic("x.json", []byte("x"))
+					unlock()
+				}
+			}
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	r, err := Open(root, "automation/key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Read("key"); string(got) != "automation/key" {
+		t.Fatalf("key file %q", got)
+	}
+}

@@ -1,6 +1,7 @@
 package statestore
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -100,20 +101,35 @@ func privateDir(d string) error {
 }
 
 func (r *Run) bindKey() error {
-	got, err := r.Read(keyFile)
-	switch {
-	case err == nil:
-		if string(got) != r.key {
-			return fmt.Errorf("statestore: %s belongs to another key; refusing to mix two runs", r.dir)
-		}
-		return nil
-	case errors.Is(err, fs.ErrNotExist):
-		// Two processes may both get here; each writes the same bytes and
-		// the rename makes one of them win, so no lock is needed.
-		return r.writeAtomic(keyFile, []byte(r.key))
-	default:
+	if err := r.checkKeyFile(); !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
+	// First use of the directory. The key is written under the lock, like
+	// every record: the lock holder's sweep of temporary files must never
+	// meet a writer that does not hold it.
+	unlock, err := r.Lock(context.Background())
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if err := r.checkKeyFile(); !errors.Is(err, fs.ErrNotExist) {
+		return err // another process bound it meanwhile
+	}
+	return r.writeAtomic(keyFile, []byte(r.key))
+}
+
+// checkKeyFile returns nil when the directory is bound to r.key, an error
+// wrapping fs.ErrNotExist when it is not bound yet, and any other error when
+// it belongs to another key or cannot be read.
+func (r *Run) checkKeyFile() error {
+	got, err := r.Read(keyFile)
+	if err != nil {
+		return err
+	}
+	if string(got) != r.key {
+		return fmt.Errorf("statestore: %s belongs to another key; refusing to mix two runs", r.dir)
+	}
+	return nil
 }
 
 // WriteAtomic replaces the record name with data: a temporary file in the

@@ -8,12 +8,10 @@ import (
 	"github.com/prloop/gh-prloop/core/fixture"
 )
 
-// BenchmarkEvaluateState1000 parses, decodes and evaluates a state with
-// 1,000 actionable threads and 1,000 responses carrying an approved
-// remediation plan over all of them (the largest work a wakeup does).
-func BenchmarkEvaluateState1000(b *testing.B) {
-	data, err := canon.Encode(fixture.State(fixture.StateOptions{
-		Scenario: fixture.StateRemediationApproved, Threads: 1000, Responses: 1000}))
+// benchmarkEvaluate parses, decodes and evaluates one state per iteration,
+// as `evaluate --state` does.
+func benchmarkEvaluate(b *testing.B, opts fixture.StateOptions, action string) {
+	data, err := canon.Encode(fixture.State(opts))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -24,8 +22,23 @@ func BenchmarkEvaluateState1000(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if r := evaluate.Evaluate(v); r.Action != evaluate.ActionExecuteRemediation {
+		if r := evaluate.Evaluate(v); r.Action != action {
 			b.Fatalf("%s/%s %v", r.Action, r.Reason, r.Errors)
 		}
 	}
+}
+
+// BenchmarkEvaluateState1000: a state with 1,000 actionable threads and
+// 1,000 responses (plan-remediation).
+func BenchmarkEvaluateState1000(b *testing.B) {
+	benchmarkEvaluate(b, fixture.StateOptions{Scenario: fixture.StateFindings, Threads: 1000, Responses: 1000},
+		evaluate.ActionPlanRemediation)
+}
+
+// BenchmarkEvaluateState1000WithPlan: the same state carrying an approved
+// remediation plan that repeats all 1,000 threads and responses, so the
+// input is twice the size and the plan is validated too (execute-remediation).
+func BenchmarkEvaluateState1000WithPlan(b *testing.B) {
+	benchmarkEvaluate(b, fixture.StateOptions{Scenario: fixture.StateRemediationApproved, Threads: 1000, Responses: 1000},
+		evaluate.ActionExecuteRemediation)
 }

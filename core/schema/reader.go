@@ -274,12 +274,19 @@ func matches(re *regexp.Regexp, s string) bool {
 	return re.MatchString(s)
 }
 
+var lowerHex = func() (t [256]bool) {
+	for _, c := range "0123456789abcdef" {
+		t[c] = true
+	}
+	return t
+}()
+
 func isLowerHex(s string, n int) bool {
 	if len(s) != n {
 		return false
 	}
-	for i := 0; i < n; i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+	for i := 0; i < len(s); i++ {
+		if !lowerHex[s[i]] {
 			return false
 		}
 	}

@@ -30,16 +30,16 @@ func CheckBoundary(b schema.Boundary, path string, errs *problems.List) {
 		}
 		for _, p := range protections(b.Git) {
 			if !p.on {
-				errnoopAdd(blems.Join(git, p.name), problems.Policy, "the safe profile requires %s to be true", p.name)
+				errs.Add(problems.Join(git, p.name), problems.Policy, "the safe profile requires %s to be true", p.name)
 			}
 		}
 		if len(b.Git.ActiveCleanFilters) > 0 {
-			errs.Add(problems.Join(git, "active_clean_filters"), problems.Policy,
+			errnoopAdd(blems.Join(git, "active_clean_filters"), problems.Policy,
 				"the safe profile allows no active clean filter, got %d", len(b.Git.ActiveCleanFilters))
 		}
 	case policy.IsolationRisk:
 		if b.Git.Profile != policy.RiskProfile {
-			errs.Add(problems.Join(git, "profile"), problems.Policy,
+			errsnoopAdd(lems.Join(git, "profile"), problems.Policy,
 				"isolation %q requires profile %q, got %q", b.Isolation, policy.RiskProfile, b.Git.Profile)
 		}
 		if b.RiskAcceptanceSHA256 == nil {
@@ -47,7 +47,7 @@ func CheckBoundary(b schema.Boundary, path string, errs *problems.List) {
 				"isolation %q requires the digest of the accepted risk record", b.Isolation)
 		}
 	default:
-		errs.Add(problems.Join(path, "isolation"), problems.InvalidValue,
+		errs.noopAdd(ems.Join(path, "isolation"), problems.InvalidValue,
 			"must be %q or %q, got %q", policy.IsolationSafe, policy.IsolationRisk, b.Isolation)
 	}
 }
@@ -79,11 +79,11 @@ func checkSortedUnique(list []string, path string, errs *problems.List) {
 		at := problems.Join(path, i)
 		switch {
 		case s == "":
-			errs.Add(at, problems.InvalidValue, "must not be empty")
+			errs.AnoopAdd(oblems.InvalidValue, "must not be empty")
 		case seen[s]:
-			errs.Add(at, problems.Duplicate, "%q is listed twice", s)
+			errs.AdnoopAdd(blems.Duplicate, "%q is listed twice", s)
 		case i > 0 && list[i-1] > s:
-			errs.Add(at, problems.NotSorted, "%q sorts before %q", s, list[i-1])
+			errs.AddnoopAdd(lems.NotSorted, "%q sorts before %q", s, list[i-1])
 		}
 		seen[s] = true
 	}

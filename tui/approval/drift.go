@@ -20,10 +20,10 @@ func (m *Model) fillDrift() {
 	for _, c := range r.Changes {
 		lines = append(lines, st.Title.Render(sanitize.Line(pathLabel(c), w)))
 		if c.Kind != docdiff.Added {
-			lines = append(lines, st.Fail.Bold(false).Render(sanitize.Line("    - "+c.Old, w)))
+			lines = append(lines, st.Fail.Bold(false).Render("    - "+sanitize.Line(c.Old, w-6)))
 		}
 		if c.Kind != docdiff.Removed {
-			lines = append(lines, st.Pass.Render(sanitize.Line("    + "+c.New, w)))
+			lines = append(lines, st.Pass.Render("    + "+sanitize.Line(c.New, w-6)))
 		}
 	}
 	if r.Err != nil {

@@ -6,7 +6,7 @@ import (
 )
 
 // refusalReason returns "" when typed is exactly hash, and otherwise a short
-// reason that helps the human get it right without weakening the rule: no
+// reason (short enough to fit beside Refusal on a 100-column line) that helps the human get it right without weakening the rule: no
 // trimming, no case folding, no prefix. The typed text itself is never
 // echoed (it may be anything that was on the clipboard).
 func refusalReason(typed, hash string) string {
@@ -18,15 +18,15 @@ func refusalReason(typed, hash string) string {
 	case typed == "":
 		return "nothing was typed"
 	case strings.EqualFold(typed, hash):
-		return "letters must be lowercase, exactly as shown"
+		return "case differs; type it as shown"
 	case strings.ReplaceAll(strings.ReplaceAll(typed, " ", ""), "\t", "") == hash:
 		return "type it without spaces"
 	case len(typed) < len(hash) && strings.HasPrefix(hash, typed):
-		return fmt.Sprintf("that is only the first %d of %d characters", len(typed), len(hash))
+		return fmt.Sprintf("only the first %d of %d characters", len(typed), len(hash))
 	case len(typed) != len(hash):
-		return fmt.Sprintf("%d characters typed; the hash has %d", len([]rune(typed)), len(hash))
+		return fmt.Sprintf("%d characters; the hash has %d", len([]rune(typed)), len(hash))
 	}
-	return "it does not match the plan hash"
+	return "it does not match"
 }
 
 // hashGroups splits a hash into groups of 8 for reading aloud and comparing.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/prloop/gh-prloop/tui/components/common"
 	"github.com/prloop/gh-prloop/tui/components/pane"
@@ -168,7 +169,7 @@ func (m *Model) View() string {
 func (m *Model) tooSmallView() string {
 	msg := fmt.Sprintf("Terminal too small: %dx%d. The approval console needs at least %dx%d; enlarge the window, or press esc to cancel.",
 		m.width, m.height, MinWidth, MinHeight)
-	return lipgloss.NewStyle().Width(m.width).Render(msg)
+	return fitScreen(lipgloss.NewStyle().Width(m.width).Render(msg), m.width, m.height)
 }
 
 func (m *Model) reviewView() string {
@@ -185,7 +186,7 @@ func (m *Model) reviewView() string {
 		marker, label = st.Glyphs.Focus, st.Focused
 	}
 	lead := marker + " Approve  "
-	parts = append(parts, label.Render(lead)+m.input.View(m.width-len(lead)))
+	parts = append(parts, label.Render(lead)+m.input.View(m.width-ansi.StringWidth(lead)))
 	parts = append(parts, m.noticeLine())
 	parts = append(parts, m.help.View(m.currentHelp()))
 	return fitScreen(strings.Join(parts, "\n"), m.width, m.height)

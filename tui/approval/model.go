@@ -323,6 +323,7 @@ func (m *Model) onRecheck(msg recheckMsg) tea.Cmd {
 		m.release()
 		m.result = Result{Outcome: Drift, RebuiltHash: msg.res.PlanHash, Changes: msg.changes, Err: msg.diffErr}
 		m.state = stateDrift
+		m.drift.Focus() // the only pane left: its keys scroll the changes
 		m.SetSize(m.width, m.height)
 		return nil
 	}

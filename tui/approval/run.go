@@ -20,6 +20,10 @@ type Options struct {
 	Record  func(ctx context.Context) (string, error)
 	In      io.Reader // nil: the program's default (stdin)
 	Out     io.Writer // nil: os.Stdout
+	// Width and Height are the size drawn at until the terminal reports
+	// its own; they matter only when Out is not a terminal (a scripted demo
+	// with GH_FORCE_TTY, a test), where no size is ever reported.
+	Width, Height int
 	// Styles, when nil, are the default theme on Out, with colour only
 	// where the gh CLI would use it (theme.ColorEnabled).
 	Styles *theme.Styles
@@ -44,6 +48,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		st = &s
 	}
 	m := New(Config{View: o.View, Recheck: o.Recheck, Record: o.Record, Context: ctx}, st)
+	m.SetSize(o.Width, o.Height)
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(o.Out), tea.WithAltScreen()}
 	if o.In != nil {
 		opts = append(opts, tea.WithInput(o.In))

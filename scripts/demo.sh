@@ -28,3 +28,13 @@ else:
 print(s)')
   printf '  %-58s exit=%d  %s\n' "$f" "$code" "$summary"
 done
+
+echo
+echo "== 2. The report console on a simulated pull request (ghsim in-process: no account, no network)"
+# On a terminal the console is interactive: r refreshes, q quits, and after
+# about 20 seconds the simulated author pushes a fix and asks Codex again.
+# Without one (CI, a pipe, </dev/null) the report is printed once.
+if [ -t 0 ] && [ -t 1 ]; then
+  echo "   r refreshes, q quits; refresh after ~20s to watch Codex review the fix."
+fi
+"$bin" demo

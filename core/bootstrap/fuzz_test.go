@@ -2,6 +2,10 @@ package bootstrap_test
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/prloop/gh-prloop/core/bootstrap"
@@ -54,4 +58,34 @@ func FuzzPrompt(f *testing.F) {
 			t.Fatal("canonical encoding is not a fixed point")
 		}
 	})
+}
+
+// The committed corpus stays meaningful: valid-* seeds are accepted (so the
+// fuzzer's re-canonicalization branch runs) and invalid-* seeds are not.
+func TestFuzzCorpusSeeds(t *testing.T) {
+	dir := filepath.Join("testdata", "fuzz", "FuzzPrompt")
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("no committed corpus: %v", err)
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, ok := strings.CutPrefix(string(b), "go test fuzz v1\n[]byte(")
+		body, ok2 := strings.CutSuffix(body, ")\n")
+		s, err := strconv.Unquote(body)
+		if !ok || !ok2 || err != nil {
+			t.Fatalf("%s: not a go fuzz v1 []byte file", e.Name())
+		}
+		v, err := canon.Parse([]byte(s))
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		_, errs := bootstrap.Prompt(v)
+		if strings.HasPrefix(e.Name(), "valid-") != errs.Empty() {
+			t.Errorf("%s: problems %v", e.Name(), errs)
+		}
+	}
 }

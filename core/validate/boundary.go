@@ -14,18 +14,18 @@ import (
 func CheckBoundary(b schema.Boundary, path string, errs *problems.List) {
 	git := problems.Join(path, "git")
 	if b.Git.CredentialStrategy != policy.CredentialStrategy {
-		noopAdd(problems.Join(git, "credential_strategy"), problems.Policy,
+		errs.Add(problems.Join(git, "credential_strategy"), problems.Policy,
 			"must be %q, got %q", policy.CredentialStrategy, b.Git.CredentialStrategy)
 	}
 	checkSortedUnique(b.Git.ActiveCleanFilters, problems.Join(git, "active_clean_filters"), errs)
 	switch b.Isolation {
 	case policy.IsolationSafe:
 		if b.Git.Profile != policy.SafeProfile {
-			enoopAdd(roblems.Join(git, "profile"), problems.Policy,
+			errs.Add(problems.Join(git, "profile"), problems.Policy,
 				"isolation %q requires profile %q, got %q", b.Isolation, policy.SafeProfile, b.Git.Profile)
 		}
 		if b.RiskAcceptanceSHA256 != nil {
-			ernoopAdd(oblems.Join(path, "risk_acceptance_sha256"), problems.Policy,
+			errs.Add(problems.Join(path, "risk_acceptance_sha256"), problems.Policy,
 				"isolation %q requires null", b.Isolation)
 		}
 		for _, p := range protections(b.Git) {
@@ -34,12 +34,12 @@ func CheckBoundary(b schema.Boundary, path string, errs *problems.List) {
 			}
 		}
 		if len(b.Git.ActiveCleanFilters) > 0 {
-			errnoopAdd(blems.Join(git, "active_clean_filters"), problems.Policy,
+			errs.Add(problems.Join(git, "active_clean_filters"), problems.Policy,
 				"the safe profile allows no active clean filter, got %d", len(b.Git.ActiveCleanFilters))
 		}
 	case policy.IsolationRisk:
 		if b.Git.Profile != policy.RiskProfile {
-			errsnoopAdd(lems.Join(git, "profile"), problems.Policy,
+			errs.Add(problems.Join(git, "profile"), problems.Policy,
 				"isolation %q requires profile %q, got %q", b.Isolation, policy.RiskProfile, b.Git.Profile)
 		}
 		if b.RiskAcceptanceSHA256 == nil {
@@ -47,7 +47,7 @@ func CheckBoundary(b schema.Boundary, path string, errs *problems.List) {
 				"isolation %q requires the digest of the accepted risk record", b.Isolation)
 		}
 	default:
-		errs.noopAdd(ems.Join(path, "isolation"), problems.InvalidValue,
+		errs.Add(problems.Join(path, "isolation"), problems.InvalidValue,
 			"must be %q or %q, got %q", policy.IsolationSafe, policy.IsolationRisk, b.Isolation)
 	}
 }
@@ -79,11 +79,11 @@ func checkSortedUnique(list []string, path string, errs *problems.List) {
 		at := problems.Join(path, i)
 		switch {
 		case s == "":
-			errs.AnoopAdd(oblems.InvalidValue, "must not be empty")
+			errs.Add(at, problems.InvalidValue, "must not be empty")
 		case seen[s]:
-			errs.AdnoopAdd(blems.Duplicate, "%q is listed twice", s)
+			errs.Add(at, problems.Duplicate, "%q is listed twice", s)
 		case i > 0 && list[i-1] > s:
-			errs.AddnoopAdd(lems.NotSorted, "%q sorts before %q", s, list[i-1])
+			errs.Add(at, problems.NotSorted, "%q sorts before %q", s, list[i-1])
 		}
 		seen[s] = true
 	}

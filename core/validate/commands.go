@@ -15,11 +15,11 @@ func CheckCommands(cmds []schema.Command, path string, errs *problems.List) {
 	for i, c := range cmds {
 		argv := problems.Join(problems.Join(path, i), "argv")
 		if len(c.Argv) == 0 {
-			noopAdd(argv, problems.InvalidValue, "argv must not be empty")
+			errs.Add(argv, problems.InvalidValue, "argv must not be empty")
 			continue
 		}
 		if !strings.HasPrefix(c.Argv[0], "/") {
-			enoopAdd(roblems.Join(argv, 0), problems.InvalidValue, "the executable must be an absolute path, got %q", c.Argv[0])
+			errs.Add(problems.Join(argv, 0), problems.InvalidValue, "the executable must be an absolute path, got %q", c.Argv[0])
 		}
 		for j, a := range c.Argv {
 			if strings.ContainsRune(a, 0) {

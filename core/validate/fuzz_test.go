@@ -2,6 +2,10 @@ package validate_test
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/prloop/gh-prloop/core/canon"
@@ -56,4 +60,44 @@ func FuzzInitial(f *testing.F) {
 			t.Fatalf("PlanHash %s is not the manifest hash %s", res.PlanHash, h)
 		}
 	})
+}
+
+// The committed corpus stays meaningful: valid-* seeds are accepted (so the
+// fuzzer's re-canonicalization branch runs) and invalid-* seeds are not.
+func TestFuzzCorpusSeeds(t *testing.T) {
+	seeds := readCorpus(t, "FuzzInitial")
+	for name, data := range seeds {
+		v, err := canon.Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		_, errs := validate.Initial(v)
+		if strings.HasPrefix(name, "valid-") != errs.Empty() {
+			t.Errorf("%s: problems %v", name, errs)
+		}
+	}
+}
+
+func readCorpus(t *testing.T, target string) map[string][]byte {
+	t.Helper()
+	dir := filepath.Join("testdata", "fuzz", target)
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("no committed corpus for %s: %v", target, err)
+	}
+	out := map[string][]byte{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, ok := strings.CutPrefix(string(b), "go test fuzz v1\n[]byte(")
+		body, ok2 := strings.CutSuffix(body, ")\n")
+		s, err := strconv.Unquote(body)
+		if !ok || !ok2 || err != nil {
+			t.Fatalf("%s: not a go fuzz v1 []byte file", e.Name())
+		}
+		out[e.Name()] = []byte(s)
+	}
+	return out
 }

@@ -53,12 +53,12 @@ func InitialAt(raw any, path string) (InitialResult, problems.List) {
 			CheckOperations(doc.InitialManifest.Operations, ExpectedInitialOperations(s), mp+"/operations", &errs)
 		}
 		if d.ok(mp+"/snapshot_sha256") && doc.InitialManifest.SnapshotSHA256 != res.SnapshotSHA256 {
-			noopAdd(mp+"/snapshot_sha256", problems.HashMismatch,
+			errs.Add(mp+"/snapshot_sha256", problems.HashMismatch,
 				"is %s but the canonical initial_snapshot hashes to %s", doc.InitialManifest.SnapshotSHA256, res.SnapshotSHA256)
 		}
 	}
 	if hasMan && d.ok(path+"/initial_plan_hash") && doc.InitialPlanHash != res.PlanHash {
-		enoopAdd(ath+"/initial_plan_hash", problems.HashMismatch,
+		errs.Add(path+"/initial_plan_hash", problems.HashMismatch,
 			"is %s but the canonical initial_manifest hashes to %s", doc.InitialPlanHash, res.PlanHash)
 	}
 	return res, errs
@@ -76,10 +76,10 @@ func checkSnapshot(s schema.InitialSnapshot, sp string, d decoded, errs *problem
 	at := func(k string) string { return sp + "/" + k }
 	checkExistingPR(s, sp, d, errs)
 	if d.ok(at("heartbeat_rrule")) && s.HeartbeatRRule != policy.HeartbeatRRule {
-		ernoopAdd(("heartbeat_rrule"), problems.Policy, "must be %q, got %q", policy.HeartbeatRRule, s.HeartbeatRRule)
+		errs.Add(at("heartbeat_rrule"), problems.Policy, "must be %q, got %q", policy.HeartbeatRRule, s.HeartbeatRRule)
 	}
 	if d.ok(at("host")) && s.Host != policy.Host {
-		errnoopAdd("host"), problems.Policy, "must be %q, got %q", policy.Host, s.Host)
+		errs.Add(at("host"), problems.Policy, "must be %q, got %q", policy.Host, s.Host)
 	}
 	if d.ok(at("repository")) {
 		CheckRepository(s.Repository, at("repository"), errs)
@@ -90,7 +90,7 @@ func checkSnapshot(s schema.InitialSnapshot, sp string, d decoded, errs *problem
 	if d.ok(at("head_branch")) {
 		CheckRefName(s.HeadBranch, at("head_branch"), errs)
 		if d.ok(at("base_branch")) && s.HeadBranch == s.BaseBranch {
-			errsnoopAdd(head_branch"), problems.InvalidValue, "a pull request cannot merge %q into itself", s.HeadBranch)
+			errs.Add(at("head_branch"), problems.InvalidValue, "a pull request cannot merge %q into itself", s.HeadBranch)
 		}
 	}
 	if d.ok(at("remote_name")) {
@@ -106,7 +106,7 @@ func checkSnapshot(s schema.InitialSnapshot, sp string, d decoded, errs *problem
 		CheckBoundary(s.ExecutionBoundary, at("execution_boundary"), errs)
 	}
 	if d.ok(at("commit_required"), at("push_required")) && s.CommitRequired && !s.PushRequired {
-		errs.noopAdd(ush_required"), problems.InvalidValue,
+		errs.Add(at("push_required"), problems.InvalidValue,
 			"commit_required needs push_required: an unpushed commit can never be the PR head")
 	}
 	if d.ok(at("commit_required"), at("paths")) && s.CommitRequired && len(s.Paths) == 0 {

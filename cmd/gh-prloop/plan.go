@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/prloop/gh-prloop/core/schema"
+	"github.com/prloop/gh-prloop/ghclient"
+	"github.com/prloop/gh-prloop/gitx"
+	"github.com/prloop/gh-prloop/local"
+	"github.com/prloop/gh-prloop/planner"
+	"github.com/prloop/gh-prloop/statestore"
+	"github.com/prloop/gh-prloop/tui/approval"
+	"github.com/spf13/cobra"
+)
+
+// planEnv is what `plan` needs from the world; the demo and tests supply a
+// simulator-backed one, production the real one. Nothing else differs.
+type planEnv struct {
+	client  func(cmd *cobra.Command) (*ghclient.Client, error)
+	git     func() (*gitx.Runner, error)
+	host    string // the only host a remote may name ("" = github.com)
+	now     func() time.Time
+	getenv  func(string) string
+	homeDir func() (string, error)
+}
+
+func defaultPlanEnv() planEnv {
+	return planEnv{
+		client:  defaultClient,
+		git:     func() (*gitx.Runner, error) { return gitx.New(gitx.Options{}) },
+		now:     time.Now,
+		getenv:  os.Getenv,
+		homeDir: os.UserHomeDir,
+	}
+}
+
+func newPlanCmd(env planEnv) *cobra.Command {
+	var (
+		in       planner.Inputs
+		bodyFile string
+		asJSON   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "plan [flags]",
+		Short: "Build the initial plan from this checkout and approve its exact hash",
+		Long: `Observe the checkout and GitHub, build the initial document (snapshot, manifest
+and plan hash) and have core validate it. On a terminal the approval console
+shows the plan; you approve by typing the full 64-character plan hash. The plan
+is then rebuilt from fresh observations and must hash identically, or nothing
+is recorded and the fields that drifted are shown.
+
+Nothing is written to git or GitHub. An approval is recorded in the state
+directory ($GH_PRLOOP_STATE_DIR, else $XDG_STATE_HOME/gh-prloop).
+
+Exit status: 0 approved (or printed with --json), 1 error or drift,
+2 cancelled or usage error, 4 not logged in.`,
+		Example: "  gh-prloop plan --title 'Fix the parser' --validate 'go test ./...'\n  gh-prloop plan --json --title 'Fix the parser' | gh-prloop evaluate --initial",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if bodyFile != "" {
+				b, err := readBodyFile(cmd, bodyFile)
+				if err != nil {
+					return err
+				}
+				in.Body = b
+			}
+			if in.Dir == "" {
+				in.Dir = "."
+			}
+			in.Host = env.host
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			defer stop()
+			return runPlan(ctx, cmd, env, in, asJSON)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&in.Mode, "mode", "approval-gated", "approval-gated or autonomous")
+	f.StringVarP(&in.Title, "title", "t", "", "title of a new pull request (a reused one keeps its own)")
+	f.StringVarP(&bodyFile, "body-file", "F", "", "read the new pull request's body from `file` (- for stdin)")
+	f.StringArrayVar(&in.Validate, "validate", nil, "validation `command`, run before the commit; repeatable, kept in order")
+	f.StringVar(&in.Remote, "remote", "", "remote to use (default: the one the current branch tracks)")
+	f.StringVarP(&in.Base, "base", "B", "", "base branch (default: the remote's default branch)")
+	f.StringVarP(&in.Head, "head", "H", "", "head branch (default: the current branch)")
+	f.StringVarP(&in.Dir, "dir", "C", ".", "run as if started in `dir`")
+	f.BoolVar(&asJSON, "json", false, "print the validated initial document instead of the console")
+	return cmd
+}
+
+func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.Inputs, asJSON bool) error {
+	c, err := env.client(cmd)
+	if err != nil {
+		return authError(err)
+	}
+	git, err := env.git()
+	if err != nil {
+		return exitWith(1, "%v", err)
+	}
+	runID, err := newRunID()
+	if err != nil {
+		return exitWith(1, "cannot draw a run id: %v", err)
+	}
+	deps := planner.Deps{Git: git, GitHub: c}
+	progress := func(msg string) {
+		if !asJSON && isTerminal(cmd.ErrOrStderr()) {
+			fmt.Fprintln(cmd.ErrOrStderr(), msg)
+		}
+	}
+	progress("Observing the checkout and GitHub…")
+	p, err := planner.Build(ctx, deps, in, runID)
+	if err != nil {
+		return planError(err)
+	}
+	if asJSON {
+		out := append(append([]byte{}, p.Canonical...), '\n')
+		_, err := cmd.OutOrStdout().Write(out)
+		return err
+	}
+	login, viewerID, err := c.Viewer(ctx)
+	if err != nil {
+		return observeError(err)
+	}
+	view := approval.FromDocument(p.Doc, p.Canonical)
+	view.Title, view.Approver = p.Title, login
+	if view.Files, err = planner.Files(ctx, git, p); err != nil {
+		return exitWith(1, "reading the changed files: %v", err)
+	}
+	if !isTerminal(cmd.OutOrStdout()) {
+		// No human at a terminal: nothing can be approved. Say what would be.
+		fmt.Fprintf(cmd.OutOrStdout(), "plan %s\nrepository %s  %s <- %s  mode %s\noperations %v\n", p.PlanHash, p.Doc.InitialSnapshot.Repository, p.Doc.InitialSnapshot.BaseBranch, p.Doc.InitialSnapshot.HeadBranch, p.Doc.InitialManifest.Mode, p.Doc.InitialManifest.Operations)
+		fmt.Fprintln(cmd.ErrOrStderr(), "gh-prloop: not a terminal; nothing was approved (use --json to print the document)")
+		return nil
+	}
+	recheck := func(ctx context.Context) (approval.RecheckResult, error) {
+		q, err := planner.Build(ctx, deps, in, runID)
+		if err != nil {
+			return approval.RecheckResult{}, err
+		}
+		return approval.RecheckResult{Document: q.Canonical, PlanHash: q.PlanHash}, nil
+	}
+	record := func(ctx context.Context) (string, error) {
+		return recordApproval(ctx, env, p, runID, viewerID, login)
+	}
+	outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: cmd.InOrStdin(), Out: cmd.OutOrStdout()})
+	if err != nil && outcome == approval.Failed {
+		return exitWith(1, "%v", err)
+	}
+	if code := outcome.ExitCode(); code != 0 {
+		return silentExit(code)
+	}
+	return nil
+}
+
+// recordApproval writes the approval atomically under the run's lock.
+func recordApproval(ctx context.Context, env planEnv, p *planner.Plan, runID string, viewerID int64, login string) (string, error) {
+	root, err := statestore.Root(env.getenv, env.homeDir)
+	if err != nil {
+		return "", err
+	}
+	run, err := statestore.OpenPlan(root, runID)
+	if err != nil {
+		return "", err
+	}
+	unlock, err := run.Lock(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	a := statestore.Approval{Document: p.Canonical, PlanHash: p.PlanHash, ApprovedAt: schema.FormatTime(env.now()), ApproverID: viewerID, ApproverLogin: login}
+	if err := run.WriteApproval(a); err != nil {
+		return "", err
+	}
+	s := p.Doc.InitialSnapshot
+	return fmt.Sprintf("Approved plan %s for %s (%s <- %s, %d operations) as %s; recorded in %s",
+		p.PlanHash, s.Repository, s.BaseBranch, s.HeadBranch, len(p.Doc.InitialManifest.Operations), login, run.Dir()), nil
+}
+
+func newRunID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b[:]), nil
+}
+
+func readBodyFile(cmd *cobra.Command, name string) (string, error) {
+	b, err := readInput(cmd, []string{name})
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// planError: a refusal by local observation or core is the user's to fix
+// (exit 1 with the reason); a missing token is exit 4.
+func planError(err error) error {
+	var ref *local.Refusal
+	var rej *planner.RejectedError
+	switch {
+	case errors.Is(err, ghclient.ErrNoToken):
+		return exitWith(4, "%v", err)
+	case errors.As(err, &ref):
+		return exitWith(1, "%v", err)
+	case errors.As(err, &rej):
+		return exitWith(1, "%v", err)
+	}
+	return exitWith(1, "%v", err)
+}

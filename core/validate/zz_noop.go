@@ -1,2 +1,0 @@
-package validate
-func noopAdd(...any) {}

@@ -29,7 +29,7 @@ func benchSim(b *testing.B) *ghsim.Server {
 	return sim
 }
 
-func report(b *testing.B, total ghclient.Cost) {
+func reportCost(b *testing.B, total ghclient.Cost) {
 	n := float64(b.N)
 	b.ReportMetric(float64(total.Requests)/n, "roundtrips/op")
 	b.ReportMetric(float64(total.GraphQLPoints)/n, "points/op")
@@ -62,7 +62,7 @@ func benchObserve(b *testing.B, sim *ghsim.Server, repo ghclient.Repo, number in
 		total.Add(r.Cost)
 	}
 	b.StopTimer()
-	report(b, total)
+	reportCost(b, total)
 }
 
 func BenchmarkObserveDemoPR(b *testing.B) {

@@ -37,14 +37,17 @@ func stamp(t time.Time) string {
 }
 
 // seedExtras adds what the demo lacks so every part of the observation is
-// exercised: a reaction on the PR and a legacy commit status.
+// exercised: reactions on the PR (one by the bot, which GraphQL can only
+// show as a Reactor) and a legacy commit status.
 func seedExtras(t *testing.T, sim *ghsim.Server, pr *ghsim.PR) {
 	t.Helper()
 	octocat, ok := sim.Account(583231)
 	if !ok {
 		t.Fatal("demo reviewer missing")
 	}
-	pr.AddReaction(ghsim.Reaction{Content: "heart", User: octocat})
+	now := time.Now().UTC().Truncate(time.Second)
+	pr.AddReaction(ghsim.Reaction{Content: "heart", User: octocat, CreatedAt: now.Add(-2 * time.Minute)})
+	pr.AddReaction(ghsim.Reaction{Content: "rocket", User: ghsim.CodexBot(), CreatedAt: now.Add(-time.Minute)})
 	pr.Repo().AddStatus(ghsim.CommitStatus{SHA: ghsim.DemoHeadSHA, Context: "ci/legacy", State: "success"})
 }
 
@@ -161,7 +164,10 @@ func TestDemoPRObservedCompletely(t *testing.T) {
 		t.Errorf("%d Codex reviews and comments, want %d", codexItems, 1+len(ghsim.DemoFindings()))
 	}
 
-	wantReactions := []observe.Reaction{{Content: "heart", User: observe.Actor{Login: "octocat", ID: 583231, Type: "User"}, CreatedAt: stamp(pr.Reactions()[0].CreatedAt), Subject: "pr"}}
+	wantReactions := []observe.Reaction{
+		{Content: "heart", User: observe.Actor{Login: "octocat", ID: 583231, Type: "User"}, CreatedAt: stamp(pr.Reactions()[0].CreatedAt), Subject: "pr"},
+		{Content: "rocket", User: codexActor, CreatedAt: stamp(pr.Reactions()[1].CreatedAt), Subject: "pr"},
+	}
 	if !reflect.DeepEqual(obs.Reactions, wantReactions) {
 		t.Errorf("reactions %+v, want %+v", obs.Reactions, wantReactions)
 	}
@@ -254,5 +260,40 @@ func TestLoopbackTransportSeesTheSamePR(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got[0], got[1]) {
 		t.Errorf("the two transports disagree:\n%+v\n%+v", got[0], got[1])
+	}
+}
+
+// TestDemoFollowUpEndsInZeroFindings plays the demo's second act on the
+// simulator's clock, as `gh-prloop demo` does on the wall clock.
+func TestDemoFollowUpEndsInZeroFindings(t *testing.T) {
+	e := newEnv(t)
+	const step = 5 * time.Second
+	ghsim.DemoFollowUp(e.sim, e.pr, step)
+	observe := func() *inspect.Result {
+		t.Helper()
+		r, err := inspect.Observe(context.Background(), e.client, demoRepo, ghsim.DemoPR)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	r := observe()
+	if r.Verdict.Classification != "awaiting-response" || r.Classified.Live.Reviewing || r.State.CurrentHeadSHA != ghsim.DemoFixSHA {
+		t.Fatalf("right after the request: %+v reviewing=%v head=%s", r.Verdict, r.Classified.Live.Reviewing, r.State.CurrentHeadSHA)
+	}
+	if r.State.RequestHeadSHA == nil || *r.State.RequestHeadSHA != ghsim.DemoFixSHA {
+		t.Errorf("request head %v, want the fix", r.State.RequestHeadSHA)
+	}
+	e.clock.Advance(step)
+	if r := observe(); !r.Classified.Live.Reviewing {
+		t.Errorf("👀 not seen after one step: %+v", r.Classified.Live)
+	}
+	e.clock.Advance(3 * step)
+	r = observe()
+	if r.Verdict.Classification != "zero-findings" || r.Classified.Live.Reviewing || len(r.State.ActionableCodexThreads) != 0 {
+		t.Errorf("after the answer: %+v reviewing=%v actionable=%d", r.Verdict, r.Classified.Live.Reviewing, len(r.State.ActionableCodexThreads))
+	}
+	if e.sim.PendingCodex() != 0 {
+		t.Error("Codex still has steps to run")
 	}
 }

@@ -17,7 +17,6 @@ func allFollowUpKinds() followUp {
 		{spec: specPRComments, nodeID: "PR", after: "a"},
 		{spec: specPRReviews, nodeID: "PR", after: "b"},
 		{spec: specPRThreads, nodeID: "PR", after: "c"},
-		{spec: specPRReactions, nodeID: "PR", after: "d"},
 		{spec: specContexts, nodeID: "SCR", after: "e"},
 		{spec: specThreadCommts, nodeID: "T1", after: "f"},
 		{spec: specThreadCommts, nodeID: "T2", after: "g"},
@@ -102,10 +101,10 @@ func TestEveryQueryAsksForItsRateLimitCost(t *testing.T) {
 
 func TestFollowUpBatchesConnectionsOfOneNode(t *testing.T) {
 	f := allFollowUpKinds()
-	if len(f.nodes) != 4 || len(f.nodes[0].conns) != 4 {
-		t.Fatalf("nodes %d, PR connections %d; want 4 and 4", len(f.nodes), len(f.nodes[0].conns))
+	if len(f.nodes) != 4 || len(f.nodes[0].conns) != 3 {
+		t.Fatalf("nodes %d, PR connections %d; want 4 and 3", len(f.nodes), len(f.nodes[0].conns))
 	}
-	if f.vars["n0"] != "PR" || f.vars["a6"] != "g" || !strings.Contains(f.doc, "c6: comments(first: 100, after: $a6)") {
+	if f.vars["n0"] != "PR" || f.vars["a5"] != "g" || !strings.Contains(f.doc, "c5: comments(first: 100, after: $a5)") {
 		t.Fatalf("aliases or variables wrong: %v\n%s", f.vars, f.doc)
 	}
 }

@@ -28,8 +28,12 @@ type obj struct {
 	fields map[string]any
 }
 
-// conn is a connection with GitHub's cursor semantics.
-type conn struct{ items []*obj }
+// conn is a connection with GitHub's cursor semantics. edges, when set,
+// are its items' edges (for edge types with fields of their own).
+type conn struct {
+	items []*obj
+	edges []*obj
+}
 
 type resolver func(args map[string]any) (any, error)
 
@@ -325,13 +329,17 @@ func (c *conn) page(args map[string]any, typ string) *obj {
 	if len(items) > 0 {
 		endCursor = "c" + strconv.Itoa(end)
 	}
-	return &obj{typ: typ, fields: map[string]any{
+	fields := map[string]any{
 		"nodes":      items,
 		"totalCount": len(c.items),
 		"pageInfo": &obj{typ: "PageInfo", fields: map[string]any{
 			"hasNextPage": end < len(c.items), "endCursor": endCursor,
 		}},
-	}}
+	}
+	if c.edges != nil {
+		fields["edges"] = c.edges[start:end]
+	}
+	return &obj{typ: typ, fields: fields}
 }
 
 // mustValidate runs schema validation on q so that its fields carry their

@@ -140,18 +140,33 @@ func (f prFixture) build() builtPR {
 		exp.Threads = append(exp.Threads, et)
 	}
 
-	var reactions []*obj
+	// Reactions come as groups by content, reactors typed (a Bot too) with
+	// the time each reacted; the fixture alternates 👀 by the Codex bot and
+	// 👍 by users, so the groups interleave in time.
+	groups := map[string]*conn{}
+	var order []string
 	for i := range f.reactions {
-		content, rest := "EYES", "eyes"
-		if i%2 == 1 {
-			content, rest = "THUMBS_UP", "+1"
+		content, rest := "THUMBS_UP", "+1"
+		node := &obj{typ: "User", fields: map[string]any{"login": fmt.Sprintf("reactor%d", i), "databaseId": 3000 + i}}
+		who := observe.Actor{Login: fmt.Sprintf("reactor%d", i), ID: int64(3000 + i), Type: "User"}
+		if i%2 == 0 {
+			content, rest = "EYES", "eyes"
+			node = &obj{typ: "Bot", fields: map[string]any{"login": "chatgpt-codex-connector", "databaseId": codexBotID}}
+			who = observe.Actor{Login: "chatgpt-codex-connector", ID: codexBotID, Type: "Bot"}
 		}
-		login := fmt.Sprintf("reactor%d", i)
-		reactions = append(reactions, &obj{typ: "Reaction", fields: map[string]any{
-			"content": content, "createdAt": ts(i),
-			"user": &obj{typ: "User", fields: map[string]any{"login": login, "databaseId": 3000 + i}},
-		}})
-		exp.Reactions = append(exp.Reactions, observe.Reaction{Content: rest, User: observe.Actor{Login: login, ID: int64(3000 + i), Type: "User"}, CreatedAt: ts(i), Subject: "pr"})
+		g, ok := groups[content]
+		if !ok {
+			g = &conn{edges: []*obj{}}
+			groups[content] = g
+			order = append(order, content)
+		}
+		g.items = append(g.items, node)
+		g.edges = append(g.edges, &obj{typ: "ReactorEdge", fields: map[string]any{"reactedAt": ts(i), "node": node}})
+		exp.Reactions = append(exp.Reactions, observe.Reaction{Content: rest, User: who, CreatedAt: ts(i), Subject: "pr"})
+	}
+	reactionGroups := []*obj{}
+	for _, content := range order {
+		reactionGroups = append(reactionGroups, &obj{typ: "ReactionGroup", fields: map[string]any{"content": content, "reactors": groups[content]}})
 	}
 
 	var contexts []*obj
@@ -185,8 +200,8 @@ func (f prFixture) build() builtPR {
 		"headRefName": "feature/x", "headRefOid": headOID, "mergeable": "MERGEABLE",
 		"mergeStateStatus": "BLOCKED", "reviewDecision": nil,
 		"comments": &conn{items: comments}, "reviews": &conn{items: reviews}, "reviewThreads": &conn{items: threads},
-		"reactions": &conn{items: reactions},
-		"commits":   &conn{items: []*obj{{typ: "PullRequestCommit", fields: map[string]any{"commit": commit}}}},
+		"reactionGroups": reactionGroups,
+		"commits":        &conn{items: []*obj{{typ: "PullRequestCommit", fields: map[string]any{"commit": commit}}}},
 	}}
 	b.nodes["PR_1"] = b.pr
 	exp.PullRequest = observe.PullRequest{

@@ -141,10 +141,17 @@ type gqlThread struct {
 	Comments     *page[gqlReviewComment] `json:"comments"`
 }
 
-type gqlReaction struct {
-	Content   string    `json:"content"`
-	CreatedAt string    `json:"createdAt"`
-	User      *gqlActor `json:"user"`
+type gqlReactionGroup struct {
+	Content  string `json:"content"`
+	Reactors *struct {
+		PageInfo *gqlPageInfo      `json:"pageInfo"`
+		Edges    []*gqlReactorEdge `json:"edges"`
+	} `json:"reactors"`
+}
+
+type gqlReactorEdge struct {
+	ReactedAt string    `json:"reactedAt"`
+	Node      *gqlActor `json:"node"`
 }
 
 type gqlContext struct {
@@ -258,8 +265,19 @@ func reactionName(content string) string {
 	return strings.ToLower(content) // a new kind: passed on, never guessed
 }
 
-func (r *gqlReaction) observe(subject string) observe.Reaction {
-	return observe.Reaction{Content: reactionName(r.Content), User: r.User.actor(), CreatedAt: r.CreatedAt, Subject: subject}
+// reactions turns one group into reactions on the PR. more is true when the
+// group has reactors beyond this page.
+func (g *gqlReactionGroup) reactions() (rs []observe.Reaction, more bool, err error) {
+	if g == nil || g.Content == "" || g.Reactors == nil || g.Reactors.PageInfo == nil || g.Reactors.Edges == nil {
+		return nil, false, incomplete("reaction group without content or reactors")
+	}
+	for _, e := range g.Reactors.Edges {
+		if e == nil || e.Node == nil || e.ReactedAt == "" {
+			return nil, false, incomplete("%s reactor without account or time", g.Content)
+		}
+		rs = append(rs, observe.Reaction{Content: reactionName(g.Content), User: e.Node.actor(), CreatedAt: e.ReactedAt, Subject: "pr"})
+	}
+	return rs, g.Reactors.PageInfo.HasNextPage, nil
 }
 
 // statusState maps StatusState to the REST spelling. EXPECTED (a required

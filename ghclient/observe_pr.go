@@ -27,25 +27,25 @@ type observeData struct {
 }
 
 type prData struct {
-	ID                string          `json:"id"`
-	Number            int64           `json:"number"`
-	URL               string          `json:"url"`
-	Title             string          `json:"title"`
-	Body              string          `json:"body"`
-	State             string          `json:"state"`
-	IsDraft           bool            `json:"isDraft"`
-	IsCrossRepository bool            `json:"isCrossRepository"`
-	BaseRefName       string          `json:"baseRefName"`
-	BaseRefOid        string          `json:"baseRefOid"`
-	HeadRefName       string          `json:"headRefName"`
-	HeadRefOid        string          `json:"headRefOid"`
-	Mergeable         string          `json:"mergeable"`
-	MergeStateStatus  string          `json:"mergeStateStatus"`
-	ReviewDecision    *string         `json:"reviewDecision"`
-	Comments          json.RawMessage `json:"comments"`
-	Reviews           json.RawMessage `json:"reviews"`
-	ReviewThreads     json.RawMessage `json:"reviewThreads"`
-	Reactions         json.RawMessage `json:"reactions"`
+	ID                string              `json:"id"`
+	Number            int64               `json:"number"`
+	URL               string              `json:"url"`
+	Title             string              `json:"title"`
+	Body              string              `json:"body"`
+	State             string              `json:"state"`
+	IsDraft           bool                `json:"isDraft"`
+	IsCrossRepository bool                `json:"isCrossRepository"`
+	BaseRefName       string              `json:"baseRefName"`
+	BaseRefOid        string              `json:"baseRefOid"`
+	HeadRefName       string              `json:"headRefName"`
+	HeadRefOid        string              `json:"headRefOid"`
+	Mergeable         string              `json:"mergeable"`
+	MergeStateStatus  string              `json:"mergeStateStatus"`
+	ReviewDecision    *string             `json:"reviewDecision"`
+	Comments          json.RawMessage     `json:"comments"`
+	Reviews           json.RawMessage     `json:"reviews"`
+	ReviewThreads     json.RawMessage     `json:"reviewThreads"`
+	ReactionGroups    []*gqlReactionGroup `json:"reactionGroups"`
 	Commits           *struct {
 		Nodes []*struct {
 			Commit *struct {
@@ -61,16 +61,19 @@ type prData struct {
 
 // prAcc accumulates every page of one observation.
 type prAcc struct {
-	pr         *prData
-	viewerID   int64
-	comments   []*gqlIssueComment
-	reviews    []*gqlReview
-	threads    []*threadAcc
-	reactions  []*gqlReaction
-	contexts   []*gqlContext
-	checksRead bool
-	pending    []pendingPage
-	cursors    map[string]bool
+	pr        *prData
+	viewerID  int64
+	comments  []*gqlIssueComment
+	reviews   []*gqlReview
+	threads   []*threadAcc
+	reactions []observe.Reaction
+	// reactionsCut: a reaction group had more than one page of reactors,
+	// so the PR's reactions are read over REST instead.
+	reactionsCut bool
+	contexts     []*gqlContext
+	checksRead   bool
+	pending      []pendingPage
+	cursors      map[string]bool
 }
 
 type threadAcc struct {
@@ -80,8 +83,9 @@ type threadAcc struct {
 
 // ObservePR reads everything prloop needs about one pull request with one
 // GraphQL query plus, only when some connection has more than 100 items,
-// follow-up queries for exactly those connections. It returns a complete
-// observation or an error, never a partial PR.
+// follow-up queries for exactly those connections (and the REST list of the
+// PR's reactions when more than 100 share one emoji). It returns a complete
+// observation or an error, never a partial PR. See doc.go for its cost.
 func (c *Client) ObservePR(ctx context.Context, repo Repo, number int64) (*observe.PR, Cost, error) {
 	ctx, m := withMeter(ctx)
 	if err := repo.validate(); err != nil {
@@ -126,6 +130,13 @@ func (c *Client) observeOnce(ctx context.Context, repo Repo, number int64) (*obs
 	if err := c.followUps(ctx, a); err != nil {
 		return nil, err
 	}
+	if a.reactionsCut {
+		rs, err := c.prReactions(ctx, repo, number)
+		if err != nil {
+			return nil, err
+		}
+		a.reactions = rs
+	}
 	return a.result(repo, c.now().UTC().Format("2006-01-02T15:04:05Z"))
 }
 
@@ -135,7 +146,7 @@ func (a *prAcc) absorbFirst() error {
 		follow(a, pr.Comments, specPRComments, pr.ID, func(n []*gqlIssueComment) error { a.comments = append(a.comments, n...); return nil }),
 		follow(a, pr.Reviews, specPRReviews, pr.ID, func(n []*gqlReview) error { a.reviews = append(a.reviews, n...); return nil }),
 		follow(a, pr.ReviewThreads, specPRThreads, pr.ID, a.addThreads),
-		follow(a, pr.Reactions, specPRReactions, pr.ID, func(n []*gqlReaction) error { a.reactions = append(a.reactions, n...); return nil }),
+		a.absorbReactions(),
 		a.absorbRollup(),
 	}
 	return errors.Join(steps...)
@@ -162,6 +173,21 @@ func (a *prAcc) absorbRollup() error {
 		return incomplete("status check rollup without id")
 	}
 	return follow(a, r.Contexts, specContexts, r.ID, func(n []*gqlContext) error { a.contexts = append(a.contexts, n...); return nil })
+}
+
+func (a *prAcc) absorbReactions() error {
+	if a.pr.ReactionGroups == nil {
+		return incomplete("pull request reaction groups missing")
+	}
+	for _, g := range a.pr.ReactionGroups {
+		rs, more, err := g.reactions()
+		if err != nil {
+			return err
+		}
+		a.reactions = append(a.reactions, rs...)
+		a.reactionsCut = a.reactionsCut || more
+	}
+	return nil
 }
 
 func (a *prAcc) addThreads(nodes []*gqlThread) error {
@@ -312,9 +338,8 @@ func (a *prAcc) result(repo Repo, observedAt string) (*observe.PR, error) {
 		}
 		out.Reviews = append(out.Reviews, rv)
 	}
-	for _, r := range a.reactions {
-		out.Reactions = append(out.Reactions, r.observe("pr"))
-	}
+	out.Reactions = append(out.Reactions, a.reactions...)
+	sort.SliceStable(out.Reactions, func(i, j int) bool { return out.Reactions[i].CreatedAt < out.Reactions[j].CreatedAt })
 	for _, x := range a.contexts {
 		switch x.Typename {
 		case "CheckRun":

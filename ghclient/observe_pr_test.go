@@ -42,13 +42,14 @@ func TestObservePRPaginatesEveryConnectionToCompletion(t *testing.T) {
 	if len(pr.IssueComments) != 250 || len(pr.Threads[7].Comments) != 230 || len(pr.Statuses) != 61 {
 		t.Fatalf("counts: %d comments, %d in long thread, %d statuses", len(pr.IssueComments), len(pr.Threads[7].Comments), len(pr.Statuses))
 	}
-	// Page 1 of everything; then one batch with the second page of all six
-	// connections; then one with the third page of the two longest.
+	// Page 1 of everything; then one batch with the second page of the five
+	// longer connections; then one with the third page of the two longest.
+	// (Reactions come in groups of 75 and need no second page.)
 	gql, _ := f.calls()
 	if gql != 3 || cost.Requests != 3 {
 		t.Fatalf("GraphQL calls %d, cost.Requests %d; want 3", gql, cost.Requests)
 	}
-	if !strings.Contains(f.docs[1], "n0: node") || strings.Count(f.docs[1], "after:") != 6 || strings.Count(f.docs[2], "after:") != 2 {
+	if !strings.Contains(f.docs[1], "n0: node") || strings.Count(f.docs[1], "after:") != 5 || strings.Count(f.docs[2], "after:") != 2 {
 		t.Fatalf("follow-ups not batched as expected:\n%s\n%s", f.docs[1], f.docs[2])
 	}
 	if cost.GraphQLPoints < 3 || cost.GraphQLRemaining < 0 {
@@ -209,5 +210,35 @@ func TestObservePRChecksOfAnotherCommitAreUnknown(t *testing.T) {
 	}
 	if pr.ChecksRead || len(pr.CheckRuns) != 0 {
 		t.Fatalf("checks of a non-head commit used: read=%v runs=%d", pr.ChecksRead, len(pr.CheckRuns))
+	}
+}
+
+// TestObservePRReadsAReactionGroupBeyondOnePageOverREST: one content with
+// more than 100 reactors cannot be paged inside the list of groups, so the
+// PR's reactions come from the REST list instead, every page of it.
+func TestObservePRReadsAReactionGroupBeyondOnePageOverREST(t *testing.T) {
+	f := newFakeGitHub(t)
+	prFixture{comments: 2, reactions: 210}.build().install(f) // 105 👀, 105 👍
+	f.rest["/repos/octo/hello/issues/7/reactions"] = reactionsPages(230, "api.github.com", 0)
+	c, _ := newTestClient(t, f, nil)
+	pr, cost, err := c.ObservePR(context.Background(), octoHello, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pr.Reactions) != 230 || pr.Reactions[229].User.ID != 239 || pr.Reactions[0].Subject != "pr" {
+		t.Fatalf("%d reactions, last %+v", len(pr.Reactions), pr.Reactions[len(pr.Reactions)-1])
+	}
+	if gql, rest := f.calls(); gql != 1 || rest != 3 || cost.Requests != 4 {
+		t.Fatalf("GraphQL %d REST %d cost %+v; want 1 query and 3 REST pages", gql, rest, cost)
+	}
+}
+
+func TestObservePRFailsWhenTheReactionFallbackFails(t *testing.T) {
+	f := newFakeGitHub(t)
+	prFixture{reactions: 210}.build().install(f)
+	f.rest["/repos/octo/hello/issues/7/reactions"] = reactionsPages(230, "api.github.com", 2)
+	c, _ := newTestClient(t, f, func(o *Options) { o.MaxAttempts = 1 })
+	if pr, _, err := c.ObservePR(context.Background(), octoHello, 7); pr != nil || err == nil {
+		t.Fatalf("got pr=%v err=%v; want no PR", pr != nil, err)
 	}
 }

@@ -35,7 +35,6 @@ var (
 	specPRComments   = connSpec{"PullRequest", "comments", "IssueCommentPage", "pull request comments"}
 	specPRReviews    = connSpec{"PullRequest", "reviews", "ReviewPage", "pull request reviews"}
 	specPRThreads    = connSpec{"PullRequest", "reviewThreads", "ThreadPage", "review threads"}
-	specPRReactions  = connSpec{"PullRequest", "reactions", "ReactionPage", "pull request reactions"}
 	specContexts     = connSpec{"StatusCheckRollup", "contexts", "ContextPage", "status check contexts"}
 	specThreadCommts = connSpec{"PullRequestReviewThread", "comments", "ThreadCommentPage", "review thread comments"}
 )

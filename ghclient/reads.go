@@ -111,6 +111,27 @@ func (c *Client) ReactionsForComment(ctx context.Context, repo Repo, commentID i
 	return out, m.snapshot(), nil
 }
 
+// prReactions lists every reaction on the pull request itself (the issue
+// reactions endpoint), for the rare PR whose GraphQL reaction groups do not
+// fit in one page.
+func (c *Client) prReactions(ctx context.Context, repo Repo, number int64) ([]observe.Reaction, error) {
+	out := []observe.Reaction{}
+	err := c.getPages(ctx, repo.path("issues", strconv.FormatInt(number, 10), "reactions")+"?per_page=100", func(b []byte) error {
+		var page []*restReaction
+		if err := json.Unmarshal(b, &page); err != nil {
+			return err
+		}
+		for _, r := range page {
+			if r == nil {
+				return incomplete("null reaction in list")
+			}
+			out = append(out, observe.Reaction{Content: r.Content, User: r.User.actor(), CreatedAt: r.CreatedAt, Subject: "pr"})
+		}
+		return nil
+	})
+	return out, err
+}
+
 // CheckRuns lists the latest check run of each name on ref.
 func (c *Client) CheckRuns(ctx context.Context, repo Repo, ref string) ([]observe.CheckRun, Cost, error) {
 	ctx, m := withMeter(ctx)

@@ -18,5 +18,14 @@
 //	clock.Advance(2 * time.Minute) // the bot's steps follow the clock
 //	sim.Settle()                   // or finish them now
 //
+// GraphQL calls are charged GitHub's documented point formula (see
+// graphql_cost.go), so that request counts and points measured against the
+// simulator are what github.com would bill. Types are served as GitHub's
+// schema types them: a bot's reaction is visible through
+// ReactionGroup.reactors, not Reaction.user (a User field), and ids come
+// both as databaseId and as the string-encoded fullDatabaseId.
+//
+// SeedDemo and DemoFollowUp are the world of `gh-prloop demo`.
+//
 // Nothing here touches the network beyond 127.0.0.1.
 package ghsim

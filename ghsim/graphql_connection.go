@@ -8,14 +8,16 @@ import (
 
 // connection is the generic Relay connection every list field returns.
 type connection struct {
-	items  []object
-	lo, hi int            // the selected window of items
-	extra  map[string]any // connection-specific scalar fields (e.g. checkRunCount)
+	items    []object
+	lo, hi   int            // the selected window of items
+	extra    map[string]any // connection-specific scalar fields (e.g. checkRunCount)
+	edgeData []any          // per item, for edge types with fields of their own (ReactorEdge.reactedAt)
 }
 
 type edge struct {
 	cursor string
 	node   object
+	data   any // edgeData of its item
 }
 
 type pageInfo struct {
@@ -112,7 +114,11 @@ var connectionFields = map[string]resolver{
 		edgeType := strings.TrimSuffix(f.obj.typ, "Connection") + "Edge"
 		out := make([]object, 0, c.hi-c.lo)
 		for i := c.lo; i < c.hi; i++ {
-			out = append(out, object{typ: edgeType, v: &edge{cursor: encodeCursor(i), node: c.items[i]}})
+			e := &edge{cursor: encodeCursor(i), node: c.items[i]}
+			if i < len(c.edgeData) {
+				e.data = c.edgeData[i]
+			}
+			out = append(out, object{typ: edgeType, v: e})
 		}
 		return out, nil
 	},

@@ -203,11 +203,15 @@ func init() {
 		"databaseId": func(f *fieldCtx) (any, error) { return f.obj.v.(*Reaction).ID, nil },
 		"content":    func(f *fieldCtx) (any, error) { return reactionEnum(f.obj.v.(*Reaction).Content), nil },
 		"createdAt":  func(f *fieldCtx) (any, error) { return stamp(f.obj.v.(*Reaction).CreatedAt), nil },
-		// Reaction.user is typed User in GitHub's schema; a bot's reaction
-		// is presented as that user type, mirroring the REST quirk.
+		// Reaction.user is typed User in GitHub's schema, which a Bot is
+		// not: a bot's reaction has no user here (ReactionGroup.reactors
+		// is where GitHub shows it; see graphql_resolvers_reactions.go).
 		"user": func(f *fieldCtx) (any, error) {
 			a := f.ex.s.accountLocked(f.obj.v.(*Reaction).User)
-			return object{typ: TypeUser, v: &Account{Login: a.Login, ID: a.ID, Type: TypeUser, NodeID: a.NodeID, Name: a.Name}}, nil
+			if a.Type != TypeUser {
+				return nil, nil
+			}
+			return object{typ: TypeUser, v: a}, nil
 		},
 	})
 }

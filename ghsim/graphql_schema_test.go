@@ -1,6 +1,7 @@
 package ghsim
 
 import (
+	"fmt"
 	"reflect"
 	"sort"
 	"testing"
@@ -175,6 +176,54 @@ func TestMutationsAreValidAgainstGitHubSchema(t *testing.T) {
 	} {
 		if _, errs := gqlparser.LoadQueryWithRules(schema, q, nil); len(errs) > 0 {
 			t.Errorf("%s: %v", q, errs)
+		}
+	}
+}
+
+// TestFullDatabaseIDWhereverGitHubHasIt: clients read database ids from the
+// BigInt fullDatabaseId (databaseId is an Int that GitHub's ids outgrow), so
+// every served type whose GitHub type has it must serve it too.
+func TestFullDatabaseIDWhereverGitHubHasIt(t *testing.T) {
+	schema := githubSchema(t)
+	for typ, fields := range resolvers {
+		def := schema.Types[typ]
+		if def == nil || def.Fields.ForName("fullDatabaseId") == nil {
+			continue
+		}
+		if fields["fullDatabaseId"] == nil {
+			t.Errorf("%s has fullDatabaseId on GitHub but not in the simulator", typ)
+		}
+		if got := def.Fields.ForName("fullDatabaseId").Type.Name(); got != "BigInt" {
+			t.Errorf("%s.fullDatabaseId is %s", typ, got)
+		}
+	}
+}
+
+func TestFullDatabaseIDIsTheDatabaseIDAsAString(t *testing.T) {
+	f := newFixture(t)
+	f.s.SetCodexScenario(Scenario{Kind: Findings})
+	f.postRequest("@codex review")
+	f.s.Settle()
+	doc := f.graphql(`{repository(owner:"acme",name:"app"){pullRequest(number:7){databaseId fullDatabaseId
+		comments(first:5){nodes{databaseId fullDatabaseId}}
+		reviews(first:5){nodes{databaseId fullDatabaseId comments(first:5){nodes{databaseId fullDatabaseId}}}}}}}`, nil)
+	if errs, ok := doc["errors"]; ok {
+		t.Fatalf("errors: %v", errs)
+	}
+	pr := dig(t, doc, "data", "repository", "pullRequest")
+	items := []any{pr}
+	items = append(items, dig(t, pr, "comments", "nodes").([]any)...)
+	for _, r := range dig(t, pr, "reviews", "nodes").([]any) {
+		items = append(items, r)
+		items = append(items, dig(t, r, "comments", "nodes").([]any)...)
+	}
+	if len(items) < 5 {
+		t.Fatalf("only %d items", len(items))
+	}
+	for _, it := range items {
+		full, ok := dig(t, it, "fullDatabaseId").(string)
+		if !ok || full != fmt.Sprint(int64(dig(t, it, "databaseId").(float64))) {
+			t.Errorf("fullDatabaseId %v for databaseId %v", dig(t, it, "fullDatabaseId"), dig(t, it, "databaseId"))
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 const prQuery = `query PR($owner: String!, $name: String!, $number: Int!) {
@@ -198,7 +199,10 @@ func TestGraphQLThreadsReviewsReactionsAndChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.pr.AddReaction(Reaction{Content: "+1", User: bot})
+	f.pr.AddReaction(Reaction{Content: "+1", User: bot, CreatedAt: testStart.Add(time.Minute)})
+	human := f.s.AddAccount(Account{Login: "hubot", Type: TypeUser})
+	f.pr.AddReaction(Reaction{Content: "+1", User: human, CreatedAt: testStart.Add(2 * time.Minute)})
+	f.pr.AddReaction(Reaction{Content: "eyes", User: bot, CreatedAt: testStart.Add(3 * time.Minute)})
 	f.repo.AddCheckRun(CheckRun{HeadSHA: shaB, Name: "build", Status: "completed", Conclusion: "success"})
 	f.repo.AddCheckRun(CheckRun{HeadSHA: shaB, Name: "lint", Status: "in_progress"})
 	f.repo.AddStatus(CommitStatus{SHA: shaB, Context: "ci/legacy", State: "success"})
@@ -208,6 +212,7 @@ func TestGraphQLThreadsReviewsReactionsAndChecks(t *testing.T) {
   reviewThreads(first:10){nodes{id isResolved isOutdated path line originalLine startLine originalStartLine diffSide startDiffSide
     comments(first:10){totalCount nodes{databaseId body commit{oid} originalCommit{oid} path replyTo{databaseId} pullRequestReview{databaseId}}}}}
   reactions(first:10){nodes{content user{login databaseId}}}
+  reactionGroups{content createdAt reactors(first:10){totalCount edges{reactedAt node{__typename ... on Bot{login databaseId} ... on User{login databaseId}}}}}
   commits(last:1){nodes{commit{oid statusCheckRollup{state contexts(first:10){nodes{__typename ... on CheckRun{name status conclusion} ... on StatusContext{context state}}}}}}}
 }}}`
 	doc := f.graphql(q, nil)
@@ -227,8 +232,24 @@ func TestGraphQLThreadsReviewsReactionsAndChecks(t *testing.T) {
 		dig(t, c1, "pullRequestReview", "databaseId") == float64(rv.ID) {
 		t.Errorf("reply = %v", c1)
 	}
-	if dig(t, pr, "reactions", "nodes", 0, "content") != "THUMBS_UP" || dig(t, pr, "reactions", "nodes", 0, "user", "databaseId") != float64(CodexBotID) {
+	// Reaction.user is typed User: the bot's reactions have none there.
+	if dig(t, pr, "reactions", "nodes", 0, "content") != "THUMBS_UP" || dig(t, pr, "reactions", "nodes", 0, "user") != nil ||
+		dig(t, pr, "reactions", "nodes", 1, "user", "databaseId") != float64(human.ID) {
 		t.Errorf("reactions = %v", dig(t, pr, "reactions"))
+	}
+	// reactionGroups lists contents in schema order, reactors with their type.
+	groups := dig(t, pr, "reactionGroups").([]any)
+	if len(groups) != 2 || dig(t, groups[0], "content") != "THUMBS_UP" || dig(t, groups[1], "content") != "EYES" ||
+		dig(t, groups[0], "reactors", "totalCount") != 2.0 || dig(t, groups[0], "createdAt") != stamp(testStart.Add(time.Minute)) {
+		t.Fatalf("reactionGroups = %v", groups)
+	}
+	botEdge := dig(t, groups[0], "reactors", "edges", 0)
+	if dig(t, botEdge, "node", "__typename") != "Bot" || dig(t, botEdge, "node", "login") != CodexAppSlug ||
+		dig(t, botEdge, "node", "databaseId") != float64(CodexBotID) || dig(t, botEdge, "reactedAt") != stamp(testStart.Add(time.Minute)) {
+		t.Errorf("bot reactor = %v", botEdge)
+	}
+	if dig(t, groups[0], "reactors", "edges", 1, "node", "__typename") != "User" || dig(t, groups[1], "reactors", "edges", 0, "reactedAt") != stamp(testStart.Add(3*time.Minute)) {
+		t.Errorf("reactors = %v", groups)
 	}
 	roll := dig(t, pr, "commits", "nodes", 0, "commit", "statusCheckRollup")
 	if dig(t, roll, "state") != "PENDING" {

@@ -21,6 +21,7 @@ var implements = map[string][]string{
 	"StatusContext":            {"Node", "RequirableByPullRequest"},
 	"StatusCheckRollup":        {"Node"},
 	"Reaction":                 {"Node"},
+	"ReactionGroup":            {},
 	"Ref":                      {"Node"},
 }
 

@@ -94,3 +94,38 @@ func SeedDemo(s *Server) *PR {
 		StartedAt: now.Add(-5 * time.Minute)})
 	return pr
 }
+
+// DemoFixSHA is the demo PR's head after DemoFollowUp pushes the fix.
+const DemoFixSHA = "f1d0c0de5b2a4c6e8f0a1b3c5d7e9f1a2b4c6d8e"
+
+// DemoFollowUpRequestBody is the round-1 request DemoFollowUp posts.
+const DemoFollowUpRequestBody = "@codex please review this fix.\n<!-- github-codex-pr-loop-request run=" +
+	DemoRunID + " round=1 sha=" + DemoFixSHA + " -->"
+
+// DemoFollowUp plays the demo's second act now: the author pushes a fix for
+// the three findings, resolves their threads and asks Codex again; Codex
+// answers with zero findings, one step every stepDelay of the simulator's
+// clock (👀, summary Running, the verdict, summary Completed). It is what
+// a demo watcher sees change on a refresh.
+func DemoFollowUp(s *Server, pr *PR, stepDelay time.Duration) {
+	s.mu.Lock()
+	now := s.now()
+	viewer := *s.accounts[s.viewer]
+	s.mu.Unlock()
+
+	repo := pr.Repo()
+	repo.AddCommit(Commit{SHA: DemoFixSHA, Message: "Restore the budget on success and retry only idempotent requests",
+		Parents: []string{DemoHeadSHA}, Date: now})
+	pr.Push(DemoFixSHA)
+	for _, t := range pr.Threads() {
+		if t.Comments[0].Author.ID == CodexBotID {
+			pr.SetOutdated(t.NodeID, true)
+			pr.ResolveThread(t.NodeID, true)
+		}
+	}
+	repo.AddCheckRun(CheckRun{HeadSHA: DemoFixSHA, Name: "build", Status: "completed", Conclusion: "success",
+		StartedAt: now, CompletedAt: now})
+	repo.AddCheckRun(CheckRun{HeadSHA: DemoFixSHA, Name: "test (ubuntu-latest)", Status: "in_progress", StartedAt: now})
+	s.QueueCodexScenarios(Scenario{Kind: ZeroFindings, SignOff: "Keep it up!", StepDelay: stepDelay})
+	pr.PostComment(Comment{Author: viewer, Body: DemoFollowUpRequestBody, CreatedAt: now})
+}

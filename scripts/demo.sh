@@ -38,3 +38,18 @@ if [ -t 0 ] && [ -t 1 ]; then
   echo "   r refreshes, q quits; refresh after ~20s to watch Codex review the fix."
 fi
 "$bin" demo
+
+echo
+echo "== 3. Plan and approve: a seeded checkout, its remote served over HTTPS on 127.0.0.1, GitHub simulated"
+# On a terminal the approval console opens: type (or paste) the plan hash to
+# approve it, esc to cancel. Without one the plan and core's verdict on it
+# are printed, and nothing is approved.
+if [ -t 0 ] && [ -t 1 ]; then
+  echo "   type the plan hash shown at the bottom, then enter; esc cancels."
+fi
+set +e
+"$bin" demo plan
+code=$?
+set -e
+# Cancelling the console (esc, exit 2) is the human's choice, not a failure.
+[ "$code" -eq 0 ] || [ "$code" -eq 2 ] || exit "$code"

@@ -43,7 +43,9 @@ verdict on the document (as ` + "`evaluate --initial`" + ` prints it) follows.
 Everything is removed on exit; nothing leaves this machine.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
+			// A closed terminal (SIGHUP) must still stop the servers and
+			// remove the temporary directory.
+			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 			defer stop()
 			tmp, err := os.MkdirTemp("", "gh-prloop-demo-plan-")
 			if err != nil {

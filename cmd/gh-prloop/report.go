@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"os/signal"
 	"strconv"
 	"syscall"
@@ -67,7 +69,7 @@ request and at most one GraphQL point per refresh.`,
 			}
 			err = report.Run(ctx, report.Options{
 				Fetch: fetch, Watch: cmd.Flags().Changed("watch"), Interval: time.Duration(watch) * time.Second,
-				Out: cmd.OutOrStdout(), In: cmd.InOrStdin(),
+				Out: cmd.OutOrStdout(), In: keyboard(cmd),
 			})
 			if errors.Is(err, context.Canceled) {
 				return nil
@@ -123,4 +125,13 @@ func observeError(err error) error {
 		return exitWith(4, "%v", err)
 	}
 	return exitWith(1, "%v", err)
+}
+
+// keyboard is the console's input: nil lets the console use the terminal even
+// when stdin is a pipe (as gh does); only a test-supplied reader is passed on.
+func keyboard(cmd *cobra.Command) io.Reader {
+	if in := cmd.InOrStdin(); in != os.Stdin {
+		return in
+	}
+	return nil
 }

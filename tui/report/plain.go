@@ -90,7 +90,7 @@ func Plain(v View) string {
 		line("notice: %s", t(n))
 	}
 	if v.Cost != "" {
-		line("cost: %s", s(v.Cost))
+		line("cost: %s", t(v.Cost))
 	}
 	if v.Watch && v.NextRefresh != "" {
 		line("refresh: %s", s(v.NextRefresh))

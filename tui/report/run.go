@@ -96,6 +96,7 @@ func runPlain(ctx context.Context, o Options) error {
 		return err
 	}
 	last := Plain(v)
+	lastKey := Plain(unchangedKey(v))
 	if _, err := io.WriteString(o.Out, last); err != nil {
 		return err
 	}
@@ -118,8 +119,8 @@ func runPlain(ctx context.Context, o Options) error {
 				return ctx.Err()
 			}
 			out = "refresh failed: " + sanitize.Line(err.Error(), plainText) + "\n"
-		case Plain(v) != last:
-			last = Plain(v)
+		case Plain(unchangedKey(v)) != lastKey:
+			last, lastKey = Plain(v), Plain(unchangedKey(v))
 			out = "\n" + last
 		}
 		if out == "" {
@@ -129,4 +130,11 @@ func runPlain(ctx context.Context, o Options) error {
 			return fmt.Errorf("report: writing: %w", err)
 		}
 	}
+}
+
+// unchangedKey drops what changes on every refresh (the observation time and
+// its cost), so plain --watch prints again only when the pull request did.
+func unchangedKey(v View) View {
+	v.ObservedAt, v.Cost = "", ""
+	return v
 }

@@ -54,7 +54,7 @@ func parseConfigZ(out []byte) (*config, error) {
 	return c, nil
 }
 
-// snapshotValue is the normalized config observation (docs/observations.md).
+// snapshotValue is the normalized config observation (docs/protocol.md §9).
 func (c *config) snapshotValue() any {
 	entries := make([]any, 0, len(c.entries))
 	for _, e := range c.entries {

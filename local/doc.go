@@ -3,7 +3,7 @@
 // status, per-path lstat records, and the execution boundary digests of
 // PROTOCOL §6. Every git command goes through gitx; every digest is the
 // canonical hash of a complete normalized observation defined in
-// docs/observations.md.
+// docs/protocol.md §9.
 //
 // Observation only reads: git runs with optional locks off, so even status
 // does not refresh the index. What the safe profile cannot guarantee is

@@ -8,7 +8,7 @@
 // state yields exactly one action, and the same bytes always yield the same
 // result: the evaluator's "now" is observed_at, never a clock.
 //
-// Decisions the seed and PROTOCOL leave open, fixed here (docs/rules-evaluate.md
+// Decisions the seed and PROTOCOL leave open, fixed here (docs/protocol.md §6
 // lists every rule with its test):
 //   - ok is false exactly when the action is halt.
 //   - A finalized state (finalized_at set) is done right after the schema

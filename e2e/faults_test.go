@@ -41,7 +41,9 @@ func isRateLimit(err error) bool {
 	return errors.As(err, &r)
 }
 
-func shortTimeout(o *ghclient.Options) { o.AttemptTimeout = 150 * time.Millisecond }
+// shortTimeout is short next to the injected one-minute delay, yet long enough
+// that an ordinary attempt under -race on a loaded 2-core CI machine never hits it.
+func shortTimeout(o *ghclient.Options) { o.AttemptTimeout = 3 * time.Second }
 func twoAttempts(o *ghclient.Options)  { o.MaxAttempts = 2; shortTimeout(o) }
 func patient(o *ghclient.Options)      { o.MaxWait = 2 * time.Hour }
 

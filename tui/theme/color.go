@@ -3,6 +3,8 @@ package theme
 import (
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
@@ -38,8 +40,10 @@ func IsTTY(w io.Writer, getenv func(string) string) bool {
 // NewRenderer returns a lipgloss renderer for w. Without colour the profile
 // is pinned to ASCII, under which lipgloss emits no escape code at all, so
 // meaning must never rest on colour or weight alone (glyphs and words carry
-// it). The background is resolved here, before a Bubble Tea program owns
-// the terminal's input, because detecting it means querying the terminal.
+// it). The background is decided here, without querying the terminal: a
+// query that no one answers (tmux, screen, some IDE terminals) holds the
+// console back for five seconds each time, and a wrong guess only shifts
+// adaptive colours.
 func NewRenderer(w io.Writer, color bool) *lipgloss.Renderer {
 	r := lipgloss.NewRenderer(w)
 	if !color {
@@ -47,6 +51,21 @@ func NewRenderer(w io.Writer, color bool) *lipgloss.Renderer {
 		r.SetHasDarkBackground(true)
 		return r
 	}
-	r.SetHasDarkBackground(r.HasDarkBackground())
+	r.SetHasDarkBackground(darkBackground(os.Getenv("COLORFGBG")))
 	return r
+}
+
+// darkBackground reads the COLORFGBG convention ("fg;bg", bg an ANSI colour
+// index, as rxvt, Konsole and iTerm set it); without it, dark is assumed,
+// as most terminals are.
+func darkBackground(colorfgbg string) bool {
+	i := strings.LastIndexByte(colorfgbg, ';')
+	if i < 0 {
+		return true
+	}
+	bg, err := strconv.Atoi(colorfgbg[i+1:])
+	if err != nil {
+		return true
+	}
+	return bg < 7 || bg == 8
 }

@@ -76,3 +76,11 @@ func TestColorRendersEscapes(t *testing.T) {
 		t.Errorf("expected an SGR sequence, got %q", s)
 	}
 }
+
+func TestDarkBackgroundFromCOLORFGBG(t *testing.T) {
+	for in, want := range map[string]bool{"": true, "15;0": true, "0;15": false, "7;8": true, "0;default;15": false, "garbage": true, "0;7": false} {
+		if got := darkBackground(in); got != want {
+			t.Errorf("darkBackground(%q) = %v, want %v", in, got, want)
+		}
+	}
+}

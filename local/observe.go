@@ -324,3 +324,9 @@ func (o *Observation) ApplyTo(s *schema.InitialSnapshot) {
 	s.Repository = o.Repository
 	s.WorktreeStatusSHA256 = o.WorktreeStatusSHA256
 }
+
+// CurrentBranch is the short name of the branch checked out in the worktree
+// containing dir; "" when HEAD is detached.
+func CurrentBranch(ctx context.Context, r *gitx.Runner, dir string) (string, error) {
+	return currentBranch(ctx, r, dir)
+}

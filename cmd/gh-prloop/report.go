@@ -13,7 +13,9 @@ import (
 
 	"github.com/cli/go-gh/v2/pkg/repository"
 	"github.com/prloop/gh-prloop/ghclient"
+	"github.com/prloop/gh-prloop/gitx"
 	"github.com/prloop/gh-prloop/inspect"
+	"github.com/prloop/gh-prloop/local"
 	"github.com/prloop/gh-prloop/tui/report"
 	"github.com/spf13/cobra"
 )
@@ -29,7 +31,8 @@ func newReportCmd(newClient clientFactory) *cobra.Command {
 		Short: "Classify a pull request's Codex review state, read-only",
 		Long: `Observe a pull request, classify the Codex bot's responses, the review threads
 and the merge gates, and run the evaluator in report-only mode. Nothing is
-written to GitHub or to the checkout.
+written to GitHub or to the checkout. Without an argument, the open pull
+request of the checked-out branch is used.
 
 Without --json, a terminal shows the report console; --watch refreshes it every
 SECONDS (default 30), and an unchanged pull request costs no rate-limited REST
@@ -40,16 +43,19 @@ request and at most one GraphQL point per refresh.`,
 			if asJSON && cmd.Flags().Changed("watch") {
 				return exitWith(2, "--json and --watch cannot be combined")
 			}
-			if len(args) == 0 {
-				return exitWith(2, "a pull request number or URL is required\nRun 'gh-prloop report --help' for usage.")
-			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			c, err := newClient(cmd)
 			if err != nil {
 				return authError(err)
 			}
-			repo, number, err := resolvePR(c, repoFlag, args[0])
+			var repo ghclient.Repo
+			var number int64
+			if len(args) == 0 {
+				repo, number, err = prForCurrentBranch(ctx, c, repoFlag)
+			} else {
+				repo, number, err = resolvePR(c, repoFlag, args[0])
+			}
 			if err != nil {
 				return exitWith(2, "%v", err)
 			}
@@ -87,6 +93,45 @@ request and at most one GraphQL point per refresh.`,
 	return cmd
 }
 
+// prForCurrentBranch finds the one open pull request whose head is the
+// checked-out branch, as `gh pr view` does without an argument.
+func prForCurrentBranch(ctx context.Context, c *ghclient.Client, repoFlag string) (ghclient.Repo, int64, error) {
+	repo, err := currentRepo(repoFlag)
+	if err != nil {
+		return repo, 0, err
+	}
+	git, err := gitx.New(gitx.Options{})
+	if err != nil {
+		return repo, 0, err
+	}
+	branch, err := local.CurrentBranch(ctx, git, ".")
+	if err != nil || branch == "" {
+		return repo, 0, fmt.Errorf("no pull request number or URL given and no branch checked out to find one by")
+	}
+	open, _, err := c.OpenPRsForHead(ctx, repo, repo.Owner, branch)
+	if err != nil {
+		return repo, 0, err
+	}
+	switch len(open) {
+	case 0:
+		return repo, 0, fmt.Errorf("no open pull request for branch %q in %s; pass a number or URL", branch, repo)
+	case 1:
+		return repo, open[0].Number, nil
+	}
+	return repo, 0, fmt.Errorf("%d open pull requests for branch %q in %s; pass a number or URL", len(open), branch, repo)
+}
+
+func currentRepo(repoFlag string) (ghclient.Repo, error) {
+	if repoFlag != "" {
+		return ghclient.ParseRepo(repoFlag)
+	}
+	cur, err := repository.Current()
+	if err != nil {
+		return ghclient.Repo{}, fmt.Errorf("cannot tell which repository to use (%v); pass --repo owner/name", err)
+	}
+	return ghclient.ParseRepo(cur.Owner + "/" + cur.Name)
+}
+
 // resolvePR turns "42" or a PR URL into a repository and number; a bare number
 // takes the repository from --repo, else from the current checkout as gh does.
 func resolvePR(c *ghclient.Client, repoFlag, arg string) (ghclient.Repo, int64, error) {
@@ -94,15 +139,7 @@ func resolvePR(c *ghclient.Client, repoFlag, arg string) (ghclient.Repo, int64, 
 		if n <= 0 {
 			return ghclient.Repo{}, 0, fmt.Errorf("pull request number must be positive, got %d", n)
 		}
-		if repoFlag != "" {
-			r, err := ghclient.ParseRepo(repoFlag)
-			return r, n, err
-		}
-		cur, err := repository.Current()
-		if err != nil {
-			return ghclient.Repo{}, 0, fmt.Errorf("cannot tell which repository to use (%v); pass --repo owner/name", err)
-		}
-		r, err := ghclient.ParseRepo(cur.Owner + "/" + cur.Name)
+		r, err := currentRepo(repoFlag)
 		return r, n, err
 	}
 	if repoFlag != "" {

@@ -4,12 +4,18 @@ PKGS    ?= ./...
 FUZZTIME ?= 30s
 BIN     := bin/gh-prloop
 
-.PHONY: all build test lint fuzz bench demo clean examples
+.PHONY: all build test lint fuzz bench demo clean examples extension
 
 all: build
 
 build:
 	$(GO) build -o $(BIN) ./cmd/gh-prloop
+
+## extension: build ./gh-prloop where gh looks for it, then install this
+## checkout as the gh extension `gh prloop` (needs the gh CLI).
+extension:
+	$(GO) build -o gh-prloop ./cmd/gh-prloop
+	gh extension install .
 
 ## test: vet, then every test with the race detector (prints go test's summary).
 test:
@@ -39,4 +45,4 @@ examples:
 	$(GO) run ./scripts/genexamples examples
 
 clean:
-	rm -rf bin
+	rm -rf bin gh-prloop

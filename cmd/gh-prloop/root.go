@@ -6,11 +6,15 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// version is set at build time (-ldflags "-X main.version=…"); "dev" otherwise.
+var version = "dev"
+
 func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "gh-prloop",
 		Short:         "Approval console for the Codex pull-request review loop",
 		Long:          "gh-prloop opens or reuses a pull request, asks the Codex bot for a review, and\nlets an evaluator decide every next step; every write is a manifest whose exact\nSHA-256 a human approves.",
+		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

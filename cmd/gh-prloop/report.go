@@ -35,8 +35,9 @@ written to GitHub or to the checkout. Without an argument, the open pull
 request of the checked-out branch is used.
 
 Without --json, a terminal shows the report console; --watch refreshes it every
-SECONDS (default 30), and an unchanged pull request costs no rate-limited REST
-request and at most one GraphQL point per refresh.`,
+SECONDS (default 30); refreshing an unchanged pull request costs no
+rate-limited REST request and, while each of its lists fits in one page (100
+items), at most one GraphQL point.`,
 		Example: "  gh-prloop report 42\n  gh-prloop report https://github.com/octo-org/widgets/pull/42 --json\n  gh-prloop report 42 --repo octo-org/widgets --watch=10",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

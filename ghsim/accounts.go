@@ -30,11 +30,7 @@ func (s *Server) addAccountLocked(a Account) *Account {
 	if a.Type == "" {
 		a.Type = TypeUser
 	}
-	if a.ID == 0 {
-		a.ID = s.ids.take("account")
-	} else {
-		s.ids.observe("account", a.ID)
-	}
+	a.ID = s.ids.claim("account", a.ID)
 	if old, ok := s.accounts[a.ID]; ok {
 		if a.NodeID == "" {
 			a.NodeID = old.NodeID

@@ -64,6 +64,16 @@ func (g *ids) observe(kind string, id int64) {
 	}
 }
 
+// claim returns id when a seed set one, keeping the counter above it, and
+// otherwise the next id of kind.
+func (g *ids) claim(kind string, id int64) int64 {
+	if id == 0 {
+		return g.take(kind)
+	}
+	g.observe(kind, id)
+	return id
+}
+
 func (g *ids) node(prefix string) string {
 	g.seq++
 	var b [8]byte

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 )
 
 // call is one request in flight.
@@ -115,4 +116,20 @@ func (c *call) decodeBody(v any) bool {
 		return false
 	}
 	return true
+}
+
+// requiredBody decodes a {"body": …} request and answers GitHub's
+// missing_field validation error for resource when the body is blank.
+func (c *call) requiredBody(doc, resource string) (string, bool) {
+	var in struct {
+		Body string `json:"body"`
+	}
+	if !c.decodeBody(&in) {
+		return "", false
+	}
+	if strings.TrimSpace(in.Body) == "" {
+		c.validationFailed(doc, map[string]any{"resource": resource, "field": "body", "code": "missing_field"})
+		return "", false
+	}
+	return in.Body, true
 }

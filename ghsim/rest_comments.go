@@ -2,7 +2,6 @@ package ghsim
 
 import (
 	"net/http"
-	"strings"
 	"time"
 )
 
@@ -36,18 +35,11 @@ func (s *Server) createIssueComment(c *call) {
 	if p == nil {
 		return
 	}
-	var in struct {
-		Body string `json:"body"`
-	}
-	if !c.decodeBody(&in) {
+	body, ok := c.requiredBody("https://docs.github.com/rest/issues/comments#create-an-issue-comment", "IssueComment")
+	if !ok {
 		return
 	}
-	if strings.TrimSpace(in.Body) == "" {
-		c.validationFailed("https://docs.github.com/rest/issues/comments#create-an-issue-comment",
-			map[string]any{"resource": "IssueComment", "field": "body", "code": "missing_field"})
-		return
-	}
-	cm := s.addCommentLocked(p, Comment{Author: *c.viewer, Body: in.Body})
+	cm := s.addCommentLocked(p, Comment{Author: *c.viewer, Body: body})
 	s.commentPostedLocked(p, cm)
 	c.sendJSON(http.StatusCreated, s.issueCommentJSON(p, cm))
 }
@@ -57,11 +49,7 @@ func (s *Server) listReviews(c *call) {
 	if p == nil {
 		return
 	}
-	items := make([]any, len(p.reviews))
-	for i, r := range p.reviews {
-		items[i] = s.reviewJSON(p, r)
-	}
-	c.sendJSON(http.StatusOK, c.pageOf(items))
+	c.sendJSON(http.StatusOK, c.pageOf(jsonItems(p.reviews, func(r *Review) any { return s.reviewJSON(p, r) })))
 }
 
 func (s *Server) listReviewComments(c *call) {
@@ -69,11 +57,7 @@ func (s *Server) listReviewComments(c *call) {
 	if p == nil {
 		return
 	}
-	items := make([]any, len(p.reviewComments))
-	for i, rc := range p.reviewComments {
-		items[i] = s.reviewCommentJSON(p, rc)
-	}
-	c.sendJSON(http.StatusOK, c.pageOf(items))
+	c.sendJSON(http.StatusOK, c.pageOf(jsonItems(p.reviewComments, func(rc *ReviewComment) any { return s.reviewCommentJSON(p, rc) })))
 }
 
 func (s *Server) createReply(c *call) {
@@ -86,19 +70,12 @@ func (s *Server) createReply(c *call) {
 		c.notFound()
 		return
 	}
-	var in struct {
-		Body string `json:"body"`
-	}
-	if !c.decodeBody(&in) {
-		return
-	}
-	if strings.TrimSpace(in.Body) == "" {
-		c.validationFailed("https://docs.github.com/rest/pulls/comments#create-a-reply-for-a-review-comment",
-			map[string]any{"resource": "PullRequestReviewComment", "field": "body", "code": "missing_field"})
+	body, ok := c.requiredBody("https://docs.github.com/rest/pulls/comments#create-a-reply-for-a-review-comment", "PullRequestReviewComment")
+	if !ok {
 		return
 	}
 	t := p.findThread(target.ThreadID)
-	rc := s.replyLocked(t, ReviewComment{Author: *c.viewer, Body: in.Body})
+	rc := s.replyLocked(t, ReviewComment{Author: *c.viewer, Body: body})
 	c.sendJSON(http.StatusCreated, s.reviewCommentJSON(p, rc))
 }
 
@@ -135,11 +112,4 @@ func (s *Server) reactionItems(c *call, list []*Reaction) []any {
 		items = append(items, s.reactionJSON(r))
 	}
 	return orEmpty(items)
-}
-
-func orEmpty(items []any) []any {
-	if items == nil {
-		return []any{}
-	}
-	return items
 }

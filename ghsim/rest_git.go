@@ -27,15 +27,25 @@ func (s *Server) resolveRefLocked(st *repoState, ref string) (string, bool) {
 	return "", false
 }
 
-func (s *Server) listCheckRuns(c *call) {
+// refCommitLocked resolves the call's repository and {ref}, answering 404
+// for an unknown repository and, as GitHub does, 422 with doc for a ref
+// that names no commit.
+func (s *Server) refCommitLocked(c *call, doc string) (*repoState, string, bool) {
 	st := c.repoLocked()
 	if st == nil {
-		return
+		return nil, "", false
 	}
 	sha, ok := s.resolveRefLocked(st, c.params["ref"])
 	if !ok {
-		c.sendError(http.StatusUnprocessableEntity, "No commit found for SHA: "+c.params["ref"],
-			"https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference")
+		c.sendError(http.StatusUnprocessableEntity, "No commit found for SHA: "+c.params["ref"], doc)
+		return nil, "", false
+	}
+	return st, sha, true
+}
+
+func (s *Server) listCheckRuns(c *call) {
+	st, sha, ok := s.refCommitLocked(c, "https://docs.github.com/rest/checks/runs#list-check-runs-for-a-git-reference")
+	if !ok {
 		return
 	}
 	q := c.r.URL.Query()
@@ -58,21 +68,12 @@ func (s *Server) listCheckRuns(c *call) {
 }
 
 func (s *Server) combinedStatus(c *call) {
-	st := c.repoLocked()
-	if st == nil {
-		return
-	}
-	sha, ok := s.resolveRefLocked(st, c.params["ref"])
+	st, sha, ok := s.refCommitLocked(c, "https://docs.github.com/rest/commits/statuses#get-the-combined-status-for-a-specific-reference")
 	if !ok {
-		c.sendError(http.StatusUnprocessableEntity, "No commit found for SHA: "+c.params["ref"],
-			"https://docs.github.com/rest/commits/statuses#get-the-combined-status-for-a-specific-reference")
 		return
 	}
 	latest := latestStatuses(st, sha)
-	items := make([]any, len(latest))
-	for i, cs := range latest {
-		items[i] = s.statusJSON(st, cs)
-	}
+	items := jsonItems(latest, func(cs *CommitStatus) any { return s.statusJSON(st, cs) })
 	api := s.opts.APIURL + "/repos/" + st.fullName()
 	c.sendJSON(http.StatusOK, map[string]any{
 		"state":       combinedState(latest),

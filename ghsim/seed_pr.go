@@ -98,11 +98,7 @@ func (h *PR) EditComment(id int64, body string) (Comment, bool) {
 func (h *PR) Comments() []Comment {
 	h.s.mu.Lock()
 	defer h.s.mu.Unlock()
-	out := make([]Comment, len(h.p.comments))
-	for i, c := range h.p.comments {
-		out[i] = *c
-	}
-	return out
+	return copies(h.p.comments)
 }
 
 func (s *Server) addCommentLocked(p *pullState, c Comment) *Comment {
@@ -110,11 +106,7 @@ func (s *Server) addCommentLocked(p *pullState, c Comment) *Comment {
 		c.Author = *s.accounts[s.viewer]
 	}
 	c.Author = *s.accountLocked(c.Author)
-	if c.ID == 0 {
-		c.ID = s.ids.take("issue-comment")
-	} else {
-		s.ids.observe("issue-comment", c.ID)
-	}
+	c.ID = s.ids.claim("issue-comment", c.ID)
 	if c.NodeID == "" {
 		c.NodeID = s.ids.node(prefixIssueComment)
 	}
@@ -160,20 +152,12 @@ func (h *PR) AddReview(r Review) Review {
 func (h *PR) Reviews() []Review {
 	h.s.mu.Lock()
 	defer h.s.mu.Unlock()
-	out := make([]Review, len(h.p.reviews))
-	for i, r := range h.p.reviews {
-		out[i] = *r
-	}
-	return out
+	return copies(h.p.reviews)
 }
 
 func (s *Server) addReviewLocked(p *pullState, r Review) *Review {
 	r.Author = *s.accountLocked(r.Author)
-	if r.ID == 0 {
-		r.ID = s.ids.take("review")
-	} else {
-		s.ids.observe("review", r.ID)
-	}
+	r.ID = s.ids.claim("review", r.ID)
 	if r.NodeID == "" {
 		r.NodeID = s.ids.node(prefixReview)
 	}

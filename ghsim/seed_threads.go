@@ -65,11 +65,7 @@ func (s *Server) addThreadLocked(p *pullState, spec ThreadSpec) (*threadState, e
 }
 
 func (s *Server) addReviewCommentLocked(p *pullState, c ReviewComment) *ReviewComment {
-	if c.ID == 0 {
-		c.ID = s.ids.take("review-comment")
-	} else {
-		s.ids.observe("review-comment", c.ID)
-	}
+	c.ID = s.ids.claim("review-comment", c.ID)
 	if c.NodeID == "" {
 		c.NodeID = s.ids.node(prefixReviewComment)
 	}
@@ -168,11 +164,7 @@ func (h *PR) Threads() []Thread {
 func (h *PR) ReviewComments() []ReviewComment {
 	h.s.mu.Lock()
 	defer h.s.mu.Unlock()
-	out := make([]ReviewComment, len(h.p.reviewComments))
-	for i, c := range h.p.reviewComments {
-		out[i] = *c
-	}
-	return out
+	return copies(h.p.reviewComments)
 }
 
 // AddReaction seeds a reaction on the PR itself.
@@ -199,22 +191,14 @@ func (h *PR) AddCommentReaction(commentID int64, r Reaction) (Reaction, error) {
 func (h *PR) Reactions() []Reaction {
 	h.s.mu.Lock()
 	defer h.s.mu.Unlock()
-	return copyReactions(h.p.reactions)
+	return copies(h.p.reactions)
 }
 
 // CommentReactions returns the reactions on a conversation comment.
 func (h *PR) CommentReactions(commentID int64) []Reaction {
 	h.s.mu.Lock()
 	defer h.s.mu.Unlock()
-	return copyReactions(h.p.commentReacts[commentID])
-}
-
-func copyReactions(in []*Reaction) []Reaction {
-	out := make([]Reaction, len(in))
-	for i, r := range in {
-		out[i] = *r
-	}
-	return out
+	return copies(h.p.commentReacts[commentID])
 }
 
 func (s *Server) addReactionLocked(list *[]*Reaction, r Reaction) *Reaction {

@@ -4,17 +4,16 @@ import (
 	"testing"
 
 	"github.com/prloop/gh-prloop/core/bootstrap"
-	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/core/fixture"
+	"github.com/prloop/gh-prloop/core/internal/ruletest"
+	"github.com/prloop/gh-prloop/core/problems"
 )
 
 func BenchmarkPrompt(b *testing.B) {
-	data, _ := canon.Encode(fixture.PromptDocument(fixture.PromptOptions{}))
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		v, _ := canon.Parse(data)
-		if _, errs := bootstrap.Prompt(v); !errs.Empty() {
-			b.Fatal(errs)
-		}
-	}
+	ruletest.BenchValidate(b, fixture.PromptDocument(fixture.PromptOptions{}), promptErrs)
+}
+
+func promptErrs(v any) problems.List {
+	_, errs := bootstrap.Prompt(v)
+	return errs
 }

@@ -33,8 +33,11 @@ type PromptResult struct {
 // bind carries one validation's decoded document and the record of what was
 // decoded cleanly.
 type bind struct {
-	doc  schema.PromptDocument
-	d    decoded
+	doc schema.PromptDocument
+	// d is what core/schema and the initial validator reported before any
+	// cross-binding rule ran; rules ask d.CleanAt so they never compare the
+	// zero value of a field that is already reported.
+	d    problems.List
 	errs *problems.List
 }
 
@@ -54,10 +57,10 @@ func Prompt(raw any) (PromptResult, problems.List) {
 		res, initErrs := validate.InitialAt(initRaw, pInitial)
 		doc.InitialDocument = res.Doc
 		errs.Merge(initErrs)
-		decodeErrs = without(decodeErrs, pInitial)
+		decodeErrs = decodeErrs.Without(pInitial)
 	}
 	errs.Merge(decodeErrs)
-	b := &bind{doc: doc, d: decoded(slices.Clone(errs)), errs: &errs}
+	b := &bind{doc: doc, d: slices.Clone(errs), errs: &errs}
 
 	bsRaw, hasBS := top["bootstrap_snapshot"].(map[string]any)
 	if hasBS {
@@ -77,7 +80,7 @@ func Prompt(raw any) (PromptResult, problems.List) {
 }
 
 func (b *bind) checkBootstrapDigest(bsRaw map[string]any) {
-	if !b.d.ok("/bootstrap_snapshot_sha256") {
+	if !b.d.CleanAt("/bootstrap_snapshot_sha256") {
 		return
 	}
 	h, err := canon.HashValue(bsRaw)
@@ -92,7 +95,7 @@ func (b *bind) checkBootstrapDigest(bsRaw map[string]any) {
 }
 
 func (b *bind) checkPlanHash() {
-	if b.d.ok(pBootstrap+"/initial_plan_hash", pInitial+"/initial_plan_hash") &&
+	if b.d.CleanAt(pBootstrap+"/initial_plan_hash", pInitial+"/initial_plan_hash") &&
 		b.doc.BootstrapSnapshot.InitialPlanHash != b.doc.InitialDocument.InitialPlanHash {
 		b.add(pBootstrap+"/initial_plan_hash", problems.Mismatch,
 			"is %s but the initial document's plan hash is %s", b.doc.BootstrapSnapshot.InitialPlanHash, b.doc.InitialDocument.InitialPlanHash)
@@ -102,7 +105,7 @@ func (b *bind) checkPlanHash() {
 func (b *bind) checkPRURL() {
 	bs := b.doc.BootstrapSnapshot
 	at := pBootstrap + "/pr_url"
-	if !b.d.ok(at) {
+	if !b.d.CleanAt(at) {
 		return
 	}
 	u, why := ParsePRURL(bs.PRURL)
@@ -110,13 +113,13 @@ func (b *bind) checkPRURL() {
 		b.add(at, problems.InvalidValue, "%q is not a canonical pull request URL: %s", clip(bs.PRURL), why)
 		return
 	}
-	if repo := b.doc.InitialDocument.InitialSnapshot.Repository; b.d.ok(pSnapshot+"/repository") && !strings.EqualFold(u.Repository, repo) {
+	if repo := b.doc.InitialDocument.InitialSnapshot.Repository; b.d.CleanAt(pSnapshot+"/repository") && !strings.EqualFold(u.Repository, repo) {
 		b.add(at, problems.Mismatch, "names repository %q, the approved repository is %q", u.Repository, repo)
 	}
-	if b.d.ok(pState+"/pr/number") && u.Number != bs.State.PR.Number {
+	if b.d.CleanAt(pState+"/pr/number") && u.Number != bs.State.PR.Number {
 		b.add(at, problems.Mismatch, "names pull request %d, the state's is %d", u.Number, bs.State.PR.Number)
 	}
-	if b.d.ok(pState+"/pr/url") && bs.State.PR.URL != bs.PRURL {
+	if b.d.CleanAt(pState+"/pr/url") && bs.State.PR.URL != bs.PRURL {
 		b.add(pState+"/pr/url", problems.Mismatch, "must equal pr_url %q", bs.PRURL)
 	}
 }
@@ -124,20 +127,20 @@ func (b *bind) checkPRURL() {
 func (b *bind) checkDeadline() {
 	bs := b.doc.BootstrapSnapshot
 	at := pBootstrap + "/request_deadline"
-	if !b.d.ok(at) {
+	if !b.d.CleanAt(at) {
 		return
 	}
 	if !schema.IsProductTime(bs.RequestDeadline) {
 		b.add(at, problems.InvalidTimestamp, "must be written as YYYY-MM-DDTHH:MM:SSZ, got %q", clip(bs.RequestDeadline))
 		return
 	}
-	if created := bs.State.RequestCreatedAt; created != nil && b.d.ok(pState+"/request_created_at") {
+	if created := bs.State.RequestCreatedAt; created != nil && b.d.CleanAt(pState+"/request_created_at") {
 		want, err := deadlineFor(*created)
 		if err == nil && want != bs.RequestDeadline {
 			b.add(at, problems.Policy, "must be state.request_created_at + %d s: %s", policy.RequestTimeoutSecs, want)
 		}
 	}
-	if d := bs.State.RequestDeadline; d != nil && b.d.ok(pState+"/request_deadline") && *d != bs.RequestDeadline {
+	if d := bs.State.RequestDeadline; d != nil && b.d.CleanAt(pState+"/request_deadline") && *d != bs.RequestDeadline {
 		b.add(pState+"/request_deadline", problems.Mismatch, "must equal the bootstrap request_deadline %s", bs.RequestDeadline)
 	}
 }
@@ -146,7 +149,7 @@ func (b *bind) checkDeadline() {
 // only the one expected finding: the stub is still PAUSED. It runs only on a
 // state that decoded cleanly; a broken state is already reported.
 func (b *bind) checkEvaluator(stateRaw any) {
-	if !b.d.ok(pState) {
+	if !b.d.CleanAt(pState) {
 		return
 	}
 	r := evaluate.Evaluate(stateRaw)
@@ -171,12 +174,12 @@ func (b *bind) checkEvaluator(stateRaw any) {
 // and the prompt it rendered, for the result.
 func (b *bind) checkRendered(bsRaw map[string]any, hasBS bool) (string, string) {
 	doc := b.doc
-	if b.d.ok("/rendered_prompt", "/rendered_prompt_sha256") {
+	if b.d.CleanAt("/rendered_prompt", "/rendered_prompt_sha256") {
 		if h := canon.Hash([]byte(doc.RenderedPrompt)); h != doc.RenderedPromptSHA256 {
 			b.add("/rendered_prompt_sha256", problems.HashMismatch, "is %s but rendered_prompt's UTF-8 bytes hash to %s", doc.RenderedPromptSHA256, h)
 		}
 	}
-	if !hasBS || !b.d.ok(pSnapshot+"/repository", pState+"/pr/number", pManifest+"/run_id", "/rendered_prompt") {
+	if !hasBS || !b.d.CleanAt(pSnapshot+"/repository", pState+"/pr/number", pManifest+"/run_id", "/rendered_prompt") {
 		return "", ""
 	}
 	key := policy.AutomationKey(doc.InitialDocument.InitialSnapshot.Repository, doc.BootstrapSnapshot.State.PR.Number, doc.InitialDocument.InitialManifest.RunID)

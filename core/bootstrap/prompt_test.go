@@ -7,6 +7,7 @@ import (
 	"github.com/prloop/gh-prloop/core/bootstrap"
 	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/core/fixture"
+	"github.com/prloop/gh-prloop/core/internal/ruletest"
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/core/problems"
 )
@@ -18,14 +19,14 @@ const (
 	stp = bp + "/state"
 )
 
-func bs(d map[string]any) map[string]any { return obj(d, "bootstrap_snapshot") }
+func bs(d map[string]any) map[string]any { return ruletest.Obj(d, "bootstrap_snapshot") }
 func receipt(d map[string]any) map[string]any {
-	return obj(d, "bootstrap_snapshot", "post_write_receipt")
+	return ruletest.Obj(d, "bootstrap_snapshot", "post_write_receipt")
 }
-func state(d map[string]any) map[string]any { return obj(d, "bootstrap_snapshot", "state") }
-func pr(d map[string]any) map[string]any    { return obj(d, "bootstrap_snapshot", "state", "pr") }
+func state(d map[string]any) map[string]any { return ruletest.Obj(d, "bootstrap_snapshot", "state") }
+func pr(d map[string]any) map[string]any    { return ruletest.Obj(d, "bootstrap_snapshot", "state", "pr") }
 func stub(d map[string]any) map[string]any {
-	return obj(d, "bootstrap_snapshot", "state", "automations", 0)
+	return ruletest.Obj(d, "bootstrap_snapshot", "state", "automations", 0)
 }
 
 var promptVariants = map[string]fixture.PromptOptions{
@@ -46,7 +47,7 @@ func TestPromptValidVariantsPass(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			doc := fixture.PromptDocument(opts)
 			res, errs := bootstrap.Prompt(doc)
-			assertProblems(t, errs)
+			ruletest.AssertProblems(t, errs)
 			if res.AutomationKey != fixture.PromptAutomationKey(opts) {
 				t.Errorf("AutomationKey %q, want %q", res.AutomationKey, fixture.PromptAutomationKey(opts))
 			}
@@ -69,7 +70,7 @@ func TestPromptURLCaseOfRepositoryIsFree(t *testing.T) {
 	pr(doc)["url"] = u
 	fixture.RecomputePrompt(doc)
 	_, errs := bootstrap.Prompt(doc)
-	assertProblems(t, errs)
+	ruletest.AssertProblems(t, errs)
 }
 
 // promptCase breaks exactly one rule of a valid prompt document. Unless raw
@@ -100,7 +101,7 @@ func runPromptCases(t *testing.T, cases []promptCase) {
 			if c.loose {
 				assertContains(t, errs, c.want...)
 			} else {
-				assertProblems(t, errs, c.want...)
+				ruletest.AssertProblems(t, errs, c.want...)
 			}
 			if res != (bootstrap.PromptResult{}) {
 				t.Errorf("a rejected document must yield an empty result, got %+v", res)
@@ -135,20 +136,20 @@ func TestPromptDocumentShape(t *testing.T) {
 func TestPromptRevalidatesInitialDocument(t *testing.T) {
 	runPromptCases(t, []promptCase{
 		{name: "InitialDocumentRevalidated/policy", mutate: func(d map[string]any) {
-			obj(d, "initial_document", "initial_snapshot")["host"] = "ghe.example.com"
+			ruletest.Obj(d, "initial_document", "initial_snapshot")["host"] = "ghe.example.com"
 		}, want: []want{{ip + "/initial_snapshot/host", problems.Policy}}},
 		{name: "InitialDocumentRevalidated/operations", mutate: func(d map[string]any) {
-			ops := arr(d, "initial_document", "initial_manifest", "operations")
+			ops := ruletest.Arr(d, "initial_document", "initial_manifest", "operations")
 			ops[0], ops[1] = ops[1], ops[0]
 		}, want: []want{{ip + "/initial_manifest/operations/0", problems.OperationOrder}}},
 		{name: "InitialDocumentRevalidated/plan-hash", raw: true, mutate: func(d map[string]any) {
 			forged := fixture.InitialDigest("forged plan")
-			obj(d, "initial_document")["initial_plan_hash"] = forged
+			ruletest.Obj(d, "initial_document")["initial_plan_hash"] = forged
 			bs(d)["initial_plan_hash"] = forged
 			fixture.RecomputePromptSeal(d)
 		}, want: []want{{ip + "/initial_plan_hash", problems.HashMismatch}}},
 		{name: "InitialDocumentRevalidated/schema-once", mutate: func(d map[string]any) {
-			obj(d, "initial_document", "initial_manifest")["extra"] = true
+			ruletest.Obj(d, "initial_document", "initial_manifest")["extra"] = true
 		}, want: []want{{ip + "/initial_manifest/extra", problems.UnknownField}}},
 	})
 }
@@ -159,7 +160,7 @@ func TestPromptDigests(t *testing.T) {
 			d["bootstrap_snapshot_sha256"] = fixture.InitialDigest("forged")
 		}, want: []want{{"/bootstrap_snapshot_sha256", problems.HashMismatch}}},
 		{name: "BootstrapSnapshotSHA256Matches/drifted", raw: true, mutate: func(d map[string]any) {
-			obj(d, "bootstrap_snapshot", "state", "gates")["checks"] = policy.GatePass
+			ruletest.Obj(d, "bootstrap_snapshot", "state", "gates")["checks"] = policy.GatePass
 		}, want: []want{{"/bootstrap_snapshot_sha256", problems.HashMismatch}, {"/rendered_prompt", problems.Mismatch}}},
 		{name: "BootstrapSnapshotIsEncodable", raw: true, mutate: func(d map[string]any) {
 			// Only a Go caller can build this: a Number that is not an integer.
@@ -244,7 +245,7 @@ func TestPromptDeadline(t *testing.T) {
 func setFinal(d map[string]any, sha string) {
 	r := receipt(d)
 	r["final_head_sha"], r["remote_head_sha"], r["pr_head_sha"] = sha, sha, sha
-	tmpl := obj(d, "initial_document", "initial_manifest")["review_request_body_template"].(string)
+	tmpl := ruletest.Obj(d, "initial_document", "initial_manifest")["review_request_body_template"].(string)
 	r["review_request_body"] = strings.Replace(tmpl, policy.FinalHeadShaMarker, sha, 1)
 	state(d)["current_head_sha"], state(d)["request_head_sha"], pr(d)["head_sha"] = sha, sha, sha
 }
@@ -258,11 +259,11 @@ func TestPromptReceipt(t *testing.T) {
 		{name: "ReceiptPushedDiffIsApproved", mutate: func(d map[string]any) { receipt(d)["pushed_diff_sha256"] = fixture.InitialDigest("other diff") },
 			want: []want{{rp + "/pushed_diff_sha256", problems.Mismatch}}},
 		{name: "ReceiptPathsAreApproved/missing", mutate: func(d map[string]any) {
-			receipt(d)["paths"] = arr(d, "bootstrap_snapshot", "post_write_receipt", "paths")[1:]
+			receipt(d)["paths"] = ruletest.Arr(d, "bootstrap_snapshot", "post_write_receipt", "paths")[1:]
 		},
 			want: []want{{rp + "/paths", problems.Mismatch}}},
 		{name: "ReceiptPathsAreApproved/order", mutate: func(d map[string]any) {
-			ps := arr(d, "bootstrap_snapshot", "post_write_receipt", "paths")
+			ps := ruletest.Arr(d, "bootstrap_snapshot", "post_write_receipt", "paths")
 			ps[0], ps[1] = ps[1], ps[0]
 		}, want: []want{{rp + "/paths", problems.Mismatch}}},
 		{name: "ReceiptInitialHeadIsApproved", mutate: func(d map[string]any) { receipt(d)["initial_head_sha"] = other },
@@ -299,7 +300,7 @@ func TestPromptReceipt(t *testing.T) {
 			receipt(d)["review_request_body"] = strings.ReplaceAll(receipt(d)["review_request_body"].(string), fixture.PromptFinalHeadSHA, other)
 		}, want: []want{{rp + "/review_request_body", problems.Mismatch}}},
 		{name: "ReviewBodyIsTheRenderedTemplate/unrendered", mutate: func(d map[string]any) {
-			receipt(d)["review_request_body"] = obj(d, "initial_document", "initial_manifest")["review_request_body_template"]
+			receipt(d)["review_request_body"] = ruletest.Obj(d, "initial_document", "initial_manifest")["review_request_body_template"]
 		}, want: []want{{rp + "/review_request_body", problems.Mismatch}}},
 		{name: "ReviewBodySHA256Matches", raw: true, mutate: func(d map[string]any) {
 			receipt(d)["review_request_body_sha256"] = fixture.InitialDigest("other body")
@@ -351,7 +352,7 @@ func TestPromptStateAutomation(t *testing.T) {
 		{name: "ExactlyOneAutomation/two", mutate: func(d map[string]any) {
 			other := map[string]any{"id": "automation-other", "key": "github-codex-pr-loop/x/y/pull/1/run/" + strings.Repeat("a", 32),
 				"prompt_sha256": fixture.InitialDigest("p"), "rrule": policy.HeartbeatRRule, "status": "ACTIVE"}
-			state(d)["automations"] = append(arr(d, "bootstrap_snapshot", "state", "automations"), other)
+			state(d)["automations"] = append(ruletest.Arr(d, "bootstrap_snapshot", "state", "automations"), other)
 		}, want: []want{{stp + "/automations", problems.InvalidValue}}},
 		{name: "ExactlyOneAutomation/none", mutate: func(d map[string]any) { state(d)["automations"] = []any{} },
 			want: []want{{stp + "/automations", problems.InvalidValue}, {stp, problems.Inconsistent}}},
@@ -397,7 +398,7 @@ func TestPromptStateRequestAndFreshLoop(t *testing.T) {
 		{name: "NullAtBootstrap/finalized_at", loose: true, mutate: func(d map[string]any) { state(d)["finalized_at"] = "2026-03-01T09:00:06Z" },
 			want: []want{{stp + "/finalized_at", problems.InvalidValue}}},
 		{name: "NullAtBootstrap/merge_gate_report", loose: true, mutate: func(d map[string]any) {
-			state(d)["merge_gate_report"] = map[string]any{"gates": obj(d, "bootstrap_snapshot", "state", "gates"), "read_at": "2026-03-01T09:00:06Z"}
+			state(d)["merge_gate_report"] = map[string]any{"gates": ruletest.Obj(d, "bootstrap_snapshot", "state", "gates"), "read_at": "2026-03-01T09:00:06Z"}
 		}, want: []want{{stp + "/merge_gate_report", problems.InvalidValue}}},
 	}
 	for _, k := range []string{"remediation_plan_hash", "finalization_plan_hash"} {
@@ -450,11 +451,11 @@ func TestPromptReportsEveryProblem(t *testing.T) {
 	doc := fixture.PromptDocument(fixture.PromptOptions{})
 	receipt(doc)["worktree_clean"] = false
 	state(doc)["fix_rounds"] = canon.Number("2")
-	obj(doc, "initial_document", "initial_snapshot")["heartbeat_rrule"] = "FREQ=DAILY"
+	ruletest.Obj(doc, "initial_document", "initial_snapshot")["heartbeat_rrule"] = "FREQ=DAILY"
 	fixture.RecomputePrompt(doc)
 	doc["rendered_prompt_sha256"] = fixture.InitialDigest("x")
 	_, errs := bootstrap.Prompt(doc)
-	assertProblems(t, errs,
+	ruletest.AssertProblems(t, errs,
 		want{rp + "/worktree_clean", problems.InvalidValue},
 		want{stp + "/fix_rounds", problems.InvalidValue},
 		want{ip + "/initial_snapshot/heartbeat_rrule", problems.Policy},

@@ -13,7 +13,7 @@ func (b *bind) checkReceipt() {
 	r := b.doc.BootstrapSnapshot.PostWriteReceipt
 	s := b.doc.InitialDocument.InitialSnapshot
 	st := b.doc.BootstrapSnapshot.State
-	ok := b.d.ok
+	ok := b.d.CleanAt
 	rp := func(k string) string { return pReceipt + "/" + k }
 	sp := func(k string) string { return pSnapshot + "/" + k }
 
@@ -69,7 +69,7 @@ func (b *bind) checkReceipt() {
 }
 
 func (b *bind) sameHead(path, got, final string) {
-	if b.d.ok(path) && got != final {
+	if b.d.CleanAt(path) && got != final {
 		b.add(path, problems.Mismatch, "is %s, the verified final head is %s", got, final)
 	}
 }

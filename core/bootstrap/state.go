@@ -14,7 +14,7 @@ func (b *bind) checkState() {
 	st := b.doc.BootstrapSnapshot.State
 	s := b.doc.InitialDocument.InitialSnapshot
 	m := b.doc.InitialDocument.InitialManifest
-	ok := b.d.ok
+	ok := b.d.CleanAt
 	at := func(k string) string { return pState + "/" + k }
 	sp := func(k string) string { return pSnapshot + "/" + k }
 
@@ -97,7 +97,7 @@ func (b *bind) checkState() {
 // id and the policy schedule. The state's own automation_key and
 // owned_automation_id are checked by the recurring evaluator.
 func (b *bind) checkAutomation(st schema.State, s schema.InitialSnapshot, m schema.InitialManifest) {
-	ok := b.d.ok
+	ok := b.d.CleanAt
 	at := func(k string) string { return pState + "/" + k }
 	var key string
 	keyKnown := ok(pSnapshot+"/repository", at("pr/number"), pManifest+"/run_id")
@@ -130,14 +130,14 @@ func (b *bind) checkAutomation(st schema.State, s schema.InitialSnapshot, m sche
 // equal reports a state field that differs from its approved value, when
 // both decoded cleanly.
 func (b *bind) equal(path, approvedPath, got, approved string) {
-	if b.d.ok(path, approvedPath) && got != approved {
+	if b.d.CleanAt(path, approvedPath) && got != approved {
 		b.add(path, problems.Mismatch, "is %q, the approved value is %q", clip(got), clip(approved))
 	}
 }
 
 // equalPtr is equal for a nullable field; null is the evaluator's to report.
 func (b *bind) equalPtr(path, approvedPath string, got *string, approved string) {
-	if !b.d.ok(path, approvedPath) {
+	if !b.d.CleanAt(path, approvedPath) {
 		return
 	}
 	if got != nil {

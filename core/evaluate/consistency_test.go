@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/prloop/gh-prloop/core/fixture"
+	"github.com/prloop/gh-prloop/core/internal/ruletest"
 	"github.com/prloop/gh-prloop/core/policy"
 )
 
 // TestConsistencyRules breaks one consistency rule of a valid state; each
 // is its own reason and the only inconsistency listed.
 func TestConsistencyRules(t *testing.T) {
-	automation := func(st map[string]any) map[string]any { return obj(st, "automations", 0) }
+	automation := func(st map[string]any) map[string]any { return ruletest.Obj(st, "automations", 0) }
 	for _, tc := range []struct {
 		name   string
 		sc     fixture.StateScenario
@@ -46,12 +47,12 @@ func TestConsistencyRules(t *testing.T) {
 		{"automation-paused", fixture.StateAwaiting, func(st map[string]any) {
 			automation(st)["status"] = "PAUSED"
 		}, "halt", "paused-bootstrap"},
-		{"pr-closed", fixture.StateAwaiting, func(st map[string]any) { obj(st, "pr")["state"] = "closed" }, "halt", "pr-closed"},
-		{"pr-merged", fixture.StateAwaiting, func(st map[string]any) { obj(st, "pr")["state"] = "merged" }, "halt", "pr-merged"},
-		{"pr-cross-repository", fixture.StateAwaiting, func(st map[string]any) { obj(st, "pr")["same_repository"] = false }, "halt", "pr-cross-repository"},
-		{"branch-drift-base", fixture.StateAwaiting, func(st map[string]any) { obj(st, "pr")["base_branch"] = "develop" }, "halt", "branch-drift"},
-		{"branch-drift-head", fixture.StateAwaiting, func(st map[string]any) { obj(st, "pr")["head_branch"] = "other" }, "halt", "branch-drift"},
-		{"head-drift-pr", fixture.StateAwaiting, func(st map[string]any) { obj(st, "pr")["head_sha"] = fixture.StateOldHeadSHA }, "halt", "head-drift"},
+		{"pr-closed", fixture.StateAwaiting, func(st map[string]any) { ruletest.Obj(st, "pr")["state"] = "closed" }, "halt", "pr-closed"},
+		{"pr-merged", fixture.StateAwaiting, func(st map[string]any) { ruletest.Obj(st, "pr")["state"] = "merged" }, "halt", "pr-merged"},
+		{"pr-cross-repository", fixture.StateAwaiting, func(st map[string]any) { ruletest.Obj(st, "pr")["same_repository"] = false }, "halt", "pr-cross-repository"},
+		{"branch-drift-base", fixture.StateAwaiting, func(st map[string]any) { ruletest.Obj(st, "pr")["base_branch"] = "develop" }, "halt", "branch-drift"},
+		{"branch-drift-head", fixture.StateAwaiting, func(st map[string]any) { ruletest.Obj(st, "pr")["head_branch"] = "other" }, "halt", "branch-drift"},
+		{"head-drift-pr", fixture.StateAwaiting, func(st map[string]any) { ruletest.Obj(st, "pr")["head_sha"] = fixture.StateOldHeadSHA }, "halt", "head-drift"},
 		{"head-drift-current", fixture.StateAwaiting, func(st map[string]any) { st["current_head_sha"] = fixture.StateOldHeadSHA }, "halt", "head-drift"},
 		{"head-drift-request", fixture.StateAwaiting, func(st map[string]any) { st["request_head_sha"] = fixture.StateOldHeadSHA }, "halt", "head-drift"},
 		{"base-drift-remediation-sha", fixture.StateRemediationApproved, func(st map[string]any) {
@@ -61,7 +62,7 @@ func TestConsistencyRules(t *testing.T) {
 			st["base_sha"] = "5555555555555555555555555555555555555555"
 		}, "halt", "base-drift"},
 		{"base-drift-branch", fixture.StateRemediationApproved, func(st map[string]any) {
-			obj(st, "remediation_manifest")["base_branch"] = "develop"
+			ruletest.Obj(st, "remediation_manifest")["base_branch"] = "develop"
 		}, "halt", "base-drift"},
 		{"remote-drift-remediation", fixture.StateRemediationApproved, func(st map[string]any) { st["remote_name"] = "upstream" }, "halt", "remote-drift"},
 		{"remote-drift-finalization", fixture.StatePostMutation, func(st map[string]any) { st["remote_name"] = "upstream" }, "halt", "remote-drift"},
@@ -90,10 +91,10 @@ func TestConsistencyRules(t *testing.T) {
 func TestConsistencyCollectsAll(t *testing.T) {
 	st := state(fixture.StateRemediationApproved)
 	st["automations"] = []any{}
-	obj(st, "pr")["state"] = "closed"
-	obj(st, "pr")["same_repository"] = false
-	obj(st, "pr")["head_branch"] = "other"
-	obj(st, "pr")["head_sha"] = fixture.StateOldHeadSHA
+	ruletest.Obj(st, "pr")["state"] = "closed"
+	ruletest.Obj(st, "pr")["same_repository"] = false
+	ruletest.Obj(st, "pr")["head_branch"] = "other"
+	ruletest.Obj(st, "pr")["head_sha"] = fixture.StateOldHeadSHA
 	st["base_sha"] = "5555555555555555555555555555555555555555"
 	st["remote_name"] = "upstream"
 	st["claim"] = claim(st, "2026-03-01T10:11:00Z")
@@ -107,7 +108,7 @@ func TestConsistencyCollectsAll(t *testing.T) {
 	}
 	// A live claim alone waits; with anything else, the state halts.
 	st = state(fixture.StateClaimed)
-	obj(st, "pr")["state"] = "merged"
+	ruletest.Obj(st, "pr")["state"] = "merged"
 	r = eval(t, st)
 	wantAction(t, r, "halt", "pr-merged")
 	if !equalStrings(r.Inconsistencies, []string{"pr-merged", "claimed"}) {
@@ -124,7 +125,7 @@ func TestBootstrapOnlyPaused(t *testing.T) {
 	}
 	// A PAUSED stub on the wrong schedule is a mismatch, not the bootstrap.
 	st := state(fixture.StateBootstrap)
-	obj(st, "automations", 0)["rrule"] = "FREQ=HOURLY"
+	ruletest.Obj(st, "automations", 0)["rrule"] = "FREQ=HOURLY"
 	wantAction(t, eval(t, st), "halt", "automation-mismatch")
 }
 

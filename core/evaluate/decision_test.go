@@ -7,6 +7,7 @@ import (
 	"github.com/prloop/gh-prloop/core/classify"
 	"github.com/prloop/gh-prloop/core/evaluate"
 	"github.com/prloop/gh-prloop/core/fixture"
+	"github.com/prloop/gh-prloop/core/internal/ruletest"
 	"github.com/prloop/gh-prloop/core/policy"
 )
 
@@ -14,13 +15,13 @@ import (
 func TestDecisionOrder(t *testing.T) {
 	t.Run("schema-before-report", func(t *testing.T) {
 		st := fixture.State(fixture.StateOptions{Scenario: fixture.StateFindings, Mode: "report-only"})
-		obj(st, "responses", 1)["bot_type"] = "User"
+		ruletest.Obj(st, "responses", 1)["bot_type"] = "User"
 		wantAction(t, eval(t, st), "halt", "schema")
 	})
 	t.Run("report-before-consistency", func(t *testing.T) {
 		st := fixture.State(fixture.StateOptions{Scenario: fixture.StateFindings, Mode: "report-only"})
-		obj(st, "pr")["state"] = "merged"
-		obj(st, "pr")["head_sha"] = fixture.StateOldHeadSHA
+		ruletest.Obj(st, "pr")["state"] = "merged"
+		ruletest.Obj(st, "pr")["head_sha"] = fixture.StateOldHeadSHA
 		r := eval(t, st)
 		wantAction(t, r, "report", "findings")
 		if len(r.Inconsistencies) != 0 {
@@ -29,12 +30,12 @@ func TestDecisionOrder(t *testing.T) {
 	})
 	t.Run("finalized-before-consistency", func(t *testing.T) {
 		st := state(fixture.StateFinalized)
-		obj(st, "pr")["state"] = "merged"
+		ruletest.Obj(st, "pr")["state"] = "merged"
 		wantAction(t, eval(t, st), "done", "finalized")
 	})
 	t.Run("consistency-before-plans", func(t *testing.T) {
 		st := state(fixture.StateRemediationApproved)
-		obj(st, "pr")["state"] = "closed"
+		ruletest.Obj(st, "pr")["state"] = "closed"
 		wantAction(t, eval(t, st), "halt", "pr-closed")
 	})
 	t.Run("plans-before-verdict", func(t *testing.T) {
@@ -63,7 +64,7 @@ func TestPlanApproval(t *testing.T) {
 		t.Run(tc.key, func(t *testing.T) {
 			st := state(tc.sc)
 			wantAction(t, eval(t, st), tc.execute, "approved")
-			obj(st, tc.key)["plan_hash"] = digest("another plan")
+			ruletest.Obj(st, tc.key)["plan_hash"] = digest("another plan")
 			r := eval(t, st)
 			wantAction(t, r, "await-approval", tc.await)
 			if !strings.Contains(r.Message, r.PlanHash) || r.PlanHash == "" {
@@ -89,7 +90,7 @@ func TestPostMutation(t *testing.T) {
 	})
 	t.Run("draft-left", func(t *testing.T) {
 		st := state(fixture.StatePostMutation)
-		obj(st, "pr")["is_draft"] = true
+		ruletest.Obj(st, "pr")["is_draft"] = true
 		st["finalization_manifest"] = fixture.FinalizationManifest(st)
 		fixture.RecomputeState(st)
 		wantAction(t, eval(t, st), "halt", "finalization-incomplete")
@@ -174,7 +175,7 @@ func TestReportClassification(t *testing.T) {
 	}
 	t.Run("older-response-does-not-qualify", func(t *testing.T) {
 		st := report(fixture.StateAwaiting)
-		if len(list(st, "responses")) != 1 || obj(st, "responses", 0)["trigger_request_comment_id"] != nil {
+		if len(list(st, "responses")) != 1 || ruletest.Obj(st, "responses", 0)["trigger_request_comment_id"] != nil {
 			t.Fatalf("fixture should carry one older response")
 		}
 		r := eval(t, st)
@@ -183,13 +184,13 @@ func TestReportClassification(t *testing.T) {
 	t.Run("zero-findings-needs-current-head", func(t *testing.T) {
 		st := report(fixture.StateZeroFindings)
 		st["current_head_sha"] = fixture.StateOldHeadSHA
-		obj(st, "pr")["head_sha"] = fixture.StateOldHeadSHA
+		ruletest.Obj(st, "pr")["head_sha"] = fixture.StateOldHeadSHA
 		r := eval(t, st)
 		wantAction(t, r, "report", "ambiguous")
 	})
 	t.Run("zero-findings-needs-pr-head", func(t *testing.T) {
 		st := report(fixture.StateZeroFindings)
-		obj(st, "pr")["head_sha"] = fixture.StateOldHeadSHA
+		ruletest.Obj(st, "pr")["head_sha"] = fixture.StateOldHeadSHA
 		wantAction(t, eval(t, st), "report", "ambiguous")
 	})
 	t.Run("actionable-threads-are-findings", func(t *testing.T) {
@@ -253,7 +254,7 @@ func TestRefine(t *testing.T) {
 }
 
 func zeroFindings() map[string]any {
-	return copyObj(obj(stateOf(fixture.StateZeroFindings), "responses", 0))
+	return copyObj(ruletest.Obj(stateOf(fixture.StateZeroFindings), "responses", 0))
 }
 
 func stateOf(sc fixture.StateScenario) map[string]any { return state(sc) }

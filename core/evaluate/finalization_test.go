@@ -6,6 +6,7 @@ import (
 	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/core/evaluate"
 	"github.com/prloop/gh-prloop/core/fixture"
+	"github.com/prloop/gh-prloop/core/internal/ruletest"
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/core/problems"
 	"github.com/prloop/gh-prloop/core/schema"
@@ -24,20 +25,7 @@ func finalizationErrs(t *testing.T, st map[string]any) problems.List {
 
 func runFinalizationCases(t *testing.T, cases []planCase) {
 	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			opts := tc.opts
-			if opts.Scenario == 0 {
-				opts.Scenario = fixture.StateFinalizationApproved
-			}
-			st := fixture.State(opts)
-			tc.mutate(st, obj(st, "finalization_manifest"))
-			if !tc.keep {
-				fixture.RecomputeState(st)
-			}
-			checkPlanCase(t, finalizationErrs(t, st), tc)
-		})
-	}
+	runPlanCases(t, cases, fixture.StateFinalizationApproved, "finalization_manifest", finalizationErrs)
 }
 
 func TestFinalizationBindings(t *testing.T) {
@@ -69,14 +57,14 @@ func TestFinalizationBindings(t *testing.T) {
 
 func TestFinalizationSnapshot(t *testing.T) {
 	twoEligible := func(st, m map[string]any) {
-		e := copyObj(obj(st, "eligible_codex_threads", 0))
+		e := copyObj(ruletest.Obj(st, "eligible_codex_threads", 0))
 		e["id"] = "PRRT_zzz"
 		st["eligible_codex_threads"] = append(list(st, "eligible_codex_threads"), e)
 		st["finalization_manifest"] = fixture.FinalizationManifest(st)
 	}
 	runFinalizationCases(t, []planCase{
 		{name: "eligible-exact", mutate: func(st, m map[string]any) {
-			obj(m, "eligible_threads", 0)["content_version_at"] = "2026-03-01T10:09:00Z"
+			ruletest.Obj(m, "eligible_threads", 0)["content_version_at"] = "2026-03-01T10:09:00Z"
 		}, path: fm + "/eligible_threads/0/content_version_at", code: problems.Mismatch},
 		{name: "eligible-count", mutate: func(st, m map[string]any) {
 			m["eligible_threads"] = []any{}
@@ -84,10 +72,10 @@ func TestFinalizationSnapshot(t *testing.T) {
 		}, path: fm + "/eligible_threads", code: problems.Mismatch},
 		{name: "eligible-sorted", others: true, mutate: func(st, m map[string]any) {
 			twoEligible(st, m)
-			ts := list(obj(st, "finalization_manifest"), "eligible_threads")
+			ts := list(ruletest.Obj(st, "finalization_manifest"), "eligible_threads")
 			ts[0], ts[1] = ts[1], ts[0]
 		}, path: fm + "/eligible_threads/1", code: problems.NotSorted},
-		{name: "gates", mutate: func(st, m map[string]any) { obj(m, "gates")["checks"] = policy.GatePending },
+		{name: "gates", mutate: func(st, m map[string]any) { ruletest.Obj(m, "gates")["checks"] = policy.GatePending },
 			path: fm + "/gates/checks", code: problems.Mismatch},
 		{name: "draft", mutate: func(st, m map[string]any) {
 			m["pr_is_draft"] = false
@@ -95,7 +83,7 @@ func TestFinalizationSnapshot(t *testing.T) {
 		}, path: fm + "/pr_is_draft", code: problems.Mismatch},
 		{name: "non-codex-rooted", mutate: func(st, m map[string]any) { m["non_codex_rooted_threads"] = num(2) },
 			path: fm + "/non_codex_rooted_threads", code: problems.Mismatch},
-		{name: "responses-exact", mutate: func(st, m map[string]any) { obj(m, "responses", 0)["body_sha256"] = digest("x") },
+		{name: "responses-exact", mutate: func(st, m map[string]any) { ruletest.Obj(m, "responses", 0)["body_sha256"] = digest("x") },
 			path: fm + "/responses/0/body_sha256", code: problems.Mismatch},
 		{name: "responses-all", mutate: func(st, m map[string]any) { m["responses"] = []any{} },
 			path: fm + "/responses", code: problems.Mismatch},
@@ -107,7 +95,7 @@ func TestFinalizationSnapshot(t *testing.T) {
 			st["finalization_manifest"] = fixture.FinalizationManifest(st)
 		}, path: fm + "/responses", code: problems.Inconsistent},
 		{name: "no-findings-response", mutate: func(st, m map[string]any) {
-			st["responses"] = append(list(st, "responses"), obj(stateOf(fixture.StateFindings), "responses", 0))
+			st["responses"] = append(list(st, "responses"), ruletest.Obj(stateOf(fixture.StateFindings), "responses", 0))
 			st["finalization_manifest"] = fixture.FinalizationManifest(st)
 		}, path: fm + "/responses", code: problems.Inconsistent},
 	})
@@ -115,7 +103,7 @@ func TestFinalizationSnapshot(t *testing.T) {
 
 func TestFinalizationOperations(t *testing.T) {
 	const ops = fm + "/operations"
-	undraft := func(st map[string]any) { obj(st, "pr")["is_draft"] = false }
+	undraft := func(st map[string]any) { ruletest.Obj(st, "pr")["is_draft"] = false }
 	noEligible := func(st map[string]any) { st["eligible_codex_threads"] = []any{} }
 	rebuild := func(fs ...func(map[string]any)) func(st, m map[string]any) {
 		return func(st, m map[string]any) {
@@ -142,7 +130,7 @@ func TestFinalizationOperations(t *testing.T) {
 		}, path: ops + "/1", code: problems.OperationOrder},
 		{name: "no-resolve-otherwise", mutate: func(st, m map[string]any) {
 			rebuild(noEligible)(st, m)
-			obj(st, "finalization_manifest")["operations"] = []any{policy.OpMarkDraftReady, policy.OpResolveCodexThreads, policy.OpDeleteAutomation}
+			ruletest.Obj(st, "finalization_manifest")["operations"] = []any{policy.OpMarkDraftReady, policy.OpResolveCodexThreads, policy.OpDeleteAutomation}
 		}, path: ops + "/1", code: problems.OperationOrder},
 		{name: "delete-last", mutate: func(st, m map[string]any) {
 			m["operations"] = []any{policy.OpMarkDraftReady, policy.OpDeleteAutomation, policy.OpResolveCodexThreads}
@@ -173,7 +161,7 @@ func TestFinalizationHeader(t *testing.T) {
 	}
 	t.Run("raw-is-the-same-document", func(t *testing.T) {
 		other := state(fixture.StatePostMutation)
-		wantOnly(t, evaluate.Finalization(*s.FinalizationManifest, roundTrip(t, obj(other, "finalization_manifest")), s, fm), fm, problems.HashMismatch)
+		wantOnly(t, evaluate.Finalization(*s.FinalizationManifest, roundTrip(t, ruletest.Obj(other, "finalization_manifest")), s, fm), fm, problems.HashMismatch)
 		if errs := evaluate.Finalization(*s.FinalizationManifest, raw["finalization_manifest"], s, fm); len(errs) != 0 {
 			t.Fatalf("%s", describe(errs))
 		}
@@ -182,7 +170,7 @@ func TestFinalizationHeader(t *testing.T) {
 
 func TestFinalizationInvalidPlanHalts(t *testing.T) {
 	st := state(fixture.StatePostMutation)
-	obj(st, "finalization_manifest", "gates")["approvals"] = policy.GateFail
+	ruletest.Obj(st, "finalization_manifest", "gates")["approvals"] = policy.GateFail
 	fixture.RecomputeState(st)
 	r := eval(t, st)
 	wantAction(t, r, "halt", "invalid-plan")

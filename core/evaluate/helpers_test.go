@@ -94,19 +94,7 @@ func schemaOnly(t testing.TB, st map[string]any, path, code string) {
 	wantOnly(t, r.Errors, path, code)
 }
 
-// obj and list index into a fixture Value.
-func obj(v any, keys ...any) map[string]any {
-	for _, k := range keys {
-		switch k := k.(type) {
-		case string:
-			v = v.(map[string]any)[k]
-		case int:
-			v = v.([]any)[k]
-		}
-	}
-	return v.(map[string]any)
-}
-
+// list indexes into a fixture Value (ruletest.Obj walks deeper).
 func list(v map[string]any, key string) []any { return v[key].([]any) }
 
 func num(n int64) canon.Number { return canon.Number(itoa(n)) }

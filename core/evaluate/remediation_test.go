@@ -6,6 +6,7 @@ import (
 	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/core/evaluate"
 	"github.com/prloop/gh-prloop/core/fixture"
+	"github.com/prloop/gh-prloop/core/internal/ruletest"
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/core/problems"
 	"github.com/prloop/gh-prloop/core/schema"
@@ -22,54 +23,17 @@ func remediationErrs(t *testing.T, st map[string]any) problems.List {
 	return evaluate.Remediation(*s.RemediationManifest, raw["remediation_manifest"], s, rm)
 }
 
-type planCase struct {
-	name   string
-	opts   fixture.StateOptions
-	mutate func(st, m map[string]any)
-	keep   bool
-	path   string // "" = the plan must be accepted
-	code   string
-	others bool
-}
-
 func runRemediationCases(t *testing.T, cases []planCase) {
 	t.Helper()
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			opts := tc.opts
-			if opts.Scenario == 0 {
-				opts.Scenario = fixture.StateRemediationApproved
-			}
-			st := fixture.State(opts)
-			tc.mutate(st, obj(st, "remediation_manifest"))
-			if !tc.keep {
-				fixture.RecomputeState(st)
-			}
-			checkPlanCase(t, remediationErrs(t, st), tc)
-		})
-	}
-}
-
-func checkPlanCase(t *testing.T, errs problems.List, tc planCase) {
-	t.Helper()
-	switch {
-	case tc.path == "":
-		if len(errs) != 0 {
-			t.Fatalf("the plan must be accepted, got %s", describe(errs))
-		}
-	case tc.others:
-		wantHas(t, errs, tc.path, tc.code)
-	default:
-		wantOnly(t, errs, tc.path, tc.code)
-	}
+	runPlanCases(t, cases, fixture.StateRemediationApproved, "remediation_manifest", remediationErrs)
 }
 
 // both applies a boundary change to the state and the plan alike, so the
 // boundary rule is tested apart from the exact-binding rule.
 func both(f func(b map[string]any)) func(st, m map[string]any) {
 	return func(st, m map[string]any) {
-		f(obj(st, "execution_boundary"))
-		f(obj(m, "execution"))
+		f(ruletest.Obj(st, "execution_boundary"))
+		f(ruletest.Obj(m, "execution"))
 	}
 }
 
@@ -112,7 +76,7 @@ func TestRemediationSnapshotLists(t *testing.T) {
 	two := fixture.StateOptions{Scenario: fixture.StateRemediationApproved, Threads: 2, Responses: 3}
 	runRemediationCases(t, []planCase{
 		{name: "threads-exact", mutate: func(st, m map[string]any) {
-			obj(m, "actionable_threads", 0)["body_sha256"] = digest("edited")
+			ruletest.Obj(m, "actionable_threads", 0)["body_sha256"] = digest("edited")
 		}, path: rm + "/actionable_threads/0/body_sha256", code: problems.Mismatch},
 		{name: "threads-all", mutate: func(st, m map[string]any) { m["actionable_threads"] = []any{} },
 			path: rm + "/actionable_threads", code: problems.Mismatch},
@@ -124,7 +88,7 @@ func TestRemediationSnapshotLists(t *testing.T) {
 			list(m, "actionable_threads")[1] = list(m, "actionable_threads")[0]
 		}, path: rm + "/actionable_threads/1", code: problems.Duplicate},
 		{name: "responses-exact", mutate: func(st, m map[string]any) {
-			obj(m, "responses", 0)["body_sha256"] = digest("edited")
+			ruletest.Obj(m, "responses", 0)["body_sha256"] = digest("edited")
 		}, path: rm + "/responses/0/body_sha256", code: problems.Mismatch},
 		{name: "responses-all", mutate: func(st, m map[string]any) { m["responses"] = list(m, "responses")[:1] },
 			path: rm + "/responses", code: problems.Mismatch},
@@ -147,26 +111,26 @@ func TestRemediationExecution(t *testing.T) {
 	risk := fixture.StateOptions{Scenario: fixture.StateRemediationApproved, RiskAcceptance: true}
 	runRemediationCases(t, []planCase{
 		{name: "execution-exact", mutate: func(st, m map[string]any) {
-			obj(m, "execution", "git")["config_snapshot_sha256"] = digest("config")
+			ruletest.Obj(m, "execution", "git")["config_snapshot_sha256"] = digest("config")
 		}, path: rm + "/execution/git/config_snapshot_sha256", code: problems.Mismatch},
 		{name: "execution-needs-state-boundary", mutate: func(st, m map[string]any) { st["execution_boundary"] = nil },
 			path: rm + "/execution", code: problems.Mismatch},
-		{name: "safe-every-protection", mutate: both(func(b map[string]any) { obj(b, "git")["hooks_disabled"] = false }),
+		{name: "safe-every-protection", mutate: both(func(b map[string]any) { ruletest.Obj(b, "git")["hooks_disabled"] = false }),
 			path: rm + "/execution/git/hooks_disabled", code: problems.Policy},
-		{name: "safe-no-clean-filter", mutate: both(func(b map[string]any) { obj(b, "git")["active_clean_filters"] = []any{"lfs"} }),
+		{name: "safe-no-clean-filter", mutate: both(func(b map[string]any) { ruletest.Obj(b, "git")["active_clean_filters"] = []any{"lfs"} }),
 			path: rm + "/execution/git/active_clean_filters", code: problems.Policy},
 		{name: "safe-null-risk-record", mutate: both(func(b map[string]any) { b["risk_acceptance_sha256"] = digest("risk") }),
 			path: rm + "/execution/risk_acceptance_sha256", code: problems.Policy},
-		{name: "safe-profile", mutate: both(func(b map[string]any) { obj(b, "git")["profile"] = policy.RiskProfile }),
+		{name: "safe-profile", mutate: both(func(b map[string]any) { ruletest.Obj(b, "git")["profile"] = policy.RiskProfile }),
 			path: rm + "/execution/git/profile", code: problems.Policy},
-		{name: "credential-strategy", mutate: both(func(b map[string]any) { obj(b, "git")["credential_strategy"] = "ssh-agent" }),
+		{name: "credential-strategy", mutate: both(func(b map[string]any) { ruletest.Obj(b, "git")["credential_strategy"] = "ssh-agent" }),
 			path: rm + "/execution/git/credential_strategy", code: problems.Policy},
 		{name: "isolation", mutate: both(func(b map[string]any) { b["isolation"] = "none" }),
 			path: rm + "/execution/isolation", code: problems.InvalidValue},
 		{name: "risk-valid", opts: risk, mutate: func(st, m map[string]any) {}},
 		{name: "risk-record", opts: risk, mutate: both(func(b map[string]any) { b["risk_acceptance_sha256"] = nil }),
 			path: rm + "/execution/risk_acceptance_sha256", code: problems.Policy},
-		{name: "risk-profile", opts: risk, mutate: both(func(b map[string]any) { obj(b, "git")["profile"] = policy.SafeProfile }),
+		{name: "risk-profile", opts: risk, mutate: both(func(b map[string]any) { ruletest.Obj(b, "git")["profile"] = policy.SafeProfile }),
 			path: rm + "/execution/git/profile", code: problems.Policy},
 	})
 }
@@ -175,7 +139,7 @@ func TestRemediationPathsAndCommands(t *testing.T) {
 	setPath := func(i int, p string) func(st, m map[string]any) {
 		return func(st, m map[string]any) {
 			list(m, "paths")[i] = p
-			obj(m, "path_records", i)["path"] = p
+			ruletest.Obj(m, "path_records", i)["path"] = p
 		}
 	}
 	runRemediationCases(t, []planCase{
@@ -193,13 +157,13 @@ func TestRemediationPathsAndCommands(t *testing.T) {
 		{name: "paths-no-git-metadata", mutate: setPath(0, ".git/config"), path: rm + "/paths/0", code: problems.InvalidValue},
 		{name: "records-one-for-one", mutate: func(st, m map[string]any) { m["path_records"] = list(m, "path_records")[:1] },
 			path: rm + "/paths/1", code: problems.Mismatch},
-		{name: "records-inside-worktree", mutate: func(st, m map[string]any) { obj(m, "path_records", 0)["inside_worktree"] = false },
+		{name: "records-inside-worktree", mutate: func(st, m map[string]any) { ruletest.Obj(m, "path_records", 0)["inside_worktree"] = false },
 			path: rm + "/path_records/0/inside_worktree", code: problems.InvalidValue},
-		{name: "records-outside-git-metadata", mutate: func(st, m map[string]any) { obj(m, "path_records", 1)["outside_git_metadata"] = false },
+		{name: "records-outside-git-metadata", mutate: func(st, m map[string]any) { ruletest.Obj(m, "path_records", 1)["outside_git_metadata"] = false },
 			path: rm + "/path_records/1/outside_git_metadata", code: problems.InvalidValue},
-		{name: "commands-absolute", mutate: func(st, m map[string]any) { list(obj(m, "commands", 0), "argv")[0] = "go" },
+		{name: "commands-absolute", mutate: func(st, m map[string]any) { list(ruletest.Obj(m, "commands", 0), "argv")[0] = "go" },
 			path: rm + "/commands/0/argv/0", code: problems.InvalidValue},
-		{name: "commands-argv", mutate: func(st, m map[string]any) { obj(m, "commands", 0)["argv"] = []any{} },
+		{name: "commands-argv", mutate: func(st, m map[string]any) { ruletest.Obj(m, "commands", 0)["argv"] = []any{} },
 			path: rm + "/commands/0/argv", code: problems.InvalidValue},
 		{name: "commands-order-preserved", mutate: func(st, m map[string]any) {
 			m["commands"] = append(list(m, "commands"), map[string]any{"argv": []any{"/bin/a"}, "definition_sha256": digest("a")})
@@ -272,7 +236,7 @@ func TestRemediationHeader(t *testing.T) {
 	}
 	t.Run("raw-is-the-same-document", func(t *testing.T) {
 		other := fixture.State(fixture.StateOptions{Scenario: fixture.StateRemediationApproved, RiskAcceptance: true})
-		wantOnly(t, evaluate.Remediation(*s.RemediationManifest, roundTrip(t, obj(other, "remediation_manifest")), s, rm), rm, problems.HashMismatch)
+		wantOnly(t, evaluate.Remediation(*s.RemediationManifest, roundTrip(t, ruletest.Obj(other, "remediation_manifest")), s, rm), rm, problems.HashMismatch)
 		if errs := evaluate.Remediation(*s.RemediationManifest, raw["remediation_manifest"], s, rm); len(errs) != 0 {
 			t.Fatalf("%s", describe(errs))
 		}
@@ -283,7 +247,7 @@ func TestRemediationHeader(t *testing.T) {
 // halts the evaluator with the validator's problems.
 func TestRemediationInvalidPlanHalts(t *testing.T) {
 	st := state(fixture.StateRemediationApproved)
-	obj(st, "remediation_manifest")["run_id"] = "ffffffffffffffffffffffffffffffff"
+	ruletest.Obj(st, "remediation_manifest")["run_id"] = "ffffffffffffffffffffffffffffffff"
 	fixture.RecomputeState(st)
 	r := eval(t, st)
 	wantAction(t, r, "halt", "invalid-plan")

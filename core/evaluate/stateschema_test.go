@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/prloop/gh-prloop/core/fixture"
+	"github.com/prloop/gh-prloop/core/internal/ruletest"
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/core/problems"
 )
@@ -47,7 +48,7 @@ func TestStateDecode(t *testing.T) {
 		{name: "unknown-field", mutate: func(st map[string]any) { st["extra"] = true }, path: "/extra", code: problems.UnknownField},
 		{name: "missing-field", mutate: func(st map[string]any) { delete(st, "gates") }, path: "/gates", code: problems.MissingField},
 		{name: "manifest-kind", sc: fixture.StateRemediationApproved,
-			mutate: func(st map[string]any) { obj(st, "remediation_manifest")["kind"] = "finalization" },
+			mutate: func(st map[string]any) { ruletest.Obj(st, "remediation_manifest")["kind"] = "finalization" },
 			path:   "/remediation_manifest/kind", code: problems.InvalidValue},
 	})
 	r := evalValue(t, []any{})
@@ -95,12 +96,12 @@ func TestStateIdentity(t *testing.T) {
 			path: "/base_branch", code: problems.InvalidValue},
 		{name: "head-branch-ref-format", mutate: func(st map[string]any) { st["head_branch"] = "fix branch" },
 			path: "/head_branch", code: problems.InvalidValue},
-		{name: "pr-url-canonical", mutate: func(st map[string]any) { obj(st, "pr")["url"] = "https://github.com/octo-org/other/pull/42" },
+		{name: "pr-url-canonical", mutate: func(st map[string]any) { ruletest.Obj(st, "pr")["url"] = "https://github.com/octo-org/other/pull/42" },
 			path: "/pr/url", code: problems.Mismatch},
 	})
 	// GitHub spells the owner as created; the URL matches without case.
 	st := state(fixture.StateAwaiting)
-	obj(st, "pr")["url"] = "https://github.com/Octo-Org/Hello-World/pull/42"
+	ruletest.Obj(st, "pr")["url"] = "https://github.com/Octo-Org/Hello-World/pull/42"
 	wantAction(t, eval(t, st), "wait", "awaiting-response")
 }
 
@@ -147,10 +148,10 @@ func TestStateThreads(t *testing.T) {
 		}, path: "/actionable_codex_threads/1", code: problems.NotSorted},
 		{name: "actionable-unique", sc: fixture.StateFindings, mutate: func(st map[string]any) {
 			ts := two(st)
-			obj(ts[1])["id"] = obj(ts[0])["id"]
+			ruletest.Obj(ts[1])["id"] = ruletest.Obj(ts[0])["id"]
 		}, path: "/actionable_codex_threads/1", code: problems.Duplicate},
 		{name: "eligible-sorted", mutate: func(st map[string]any) {
-			e := obj(st, "eligible_codex_threads", 0)
+			e := ruletest.Obj(st, "eligible_codex_threads", 0)
 			early := map[string]any{}
 			for k, v := range e {
 				early[k] = v
@@ -159,7 +160,7 @@ func TestStateThreads(t *testing.T) {
 			st["eligible_codex_threads"] = []any{e, early}
 		}, path: "/eligible_codex_threads/1", code: problems.NotSorted},
 		{name: "actionable-and-eligible-disjoint", sc: fixture.StateFindings, mutate: func(st map[string]any) {
-			obj(st, "eligible_codex_threads", 0)["id"] = obj(st, "actionable_codex_threads", 0)["id"]
+			ruletest.Obj(st, "eligible_codex_threads", 0)["id"] = ruletest.Obj(st, "actionable_codex_threads", 0)["id"]
 		}, path: "/eligible_codex_threads/0/id", code: problems.Inconsistent},
 	})
 }
@@ -171,40 +172,40 @@ func TestStateResponses(t *testing.T) {
 			rs[0], rs[1] = rs[1], rs[0]
 		}, path: "/responses/1", code: problems.NotSorted},
 		{name: "sorted-by-numeric-id", sc: fixture.StateFindings, mutate: func(st map[string]any) {
-			st["responses"] = append(list(st, "responses"), copyObj(obj(st, "responses", 1)))
-			obj(st, "responses", 1)["id"] = "10"
-			obj(st, "responses", 2)["id"] = "9"
+			st["responses"] = append(list(st, "responses"), copyObj(ruletest.Obj(st, "responses", 1)))
+			ruletest.Obj(st, "responses", 1)["id"] = "10"
+			ruletest.Obj(st, "responses", 2)["id"] = "9"
 		}, path: "/responses/2", code: problems.NotSorted},
 		{name: "unique", sc: fixture.StateFindings, mutate: func(st map[string]any) {
-			st["responses"] = append(list(st, "responses"), copyObj(obj(st, "responses", 1)))
+			st["responses"] = append(list(st, "responses"), copyObj(ruletest.Obj(st, "responses", 1)))
 		}, path: "/responses/2", code: problems.Duplicate},
 		{name: "codex-bot-id", sc: fixture.StateFindings, mutate: func(st map[string]any) {
-			obj(st, "responses", 0)["bot_id"] = num(41898282)
+			ruletest.Obj(st, "responses", 0)["bot_id"] = num(41898282)
 		}, path: "/responses/0/bot_id", code: problems.Policy},
 		{name: "codex-bot-type", sc: fixture.StateFindings, mutate: func(st map[string]any) {
-			obj(st, "responses", 0)["bot_type"] = "User"
+			ruletest.Obj(st, "responses", 0)["bot_type"] = "User"
 		}, path: "/responses/0/bot_type", code: problems.Policy},
 		{name: "inline-comment-never-zero-findings", sc: fixture.StateFindings, mutate: func(st map[string]any) {
-			obj(st, "responses", 1)["zero_findings_signal"] = true
+			ruletest.Obj(st, "responses", 1)["zero_findings_signal"] = true
 		}, path: "/responses/1/zero_findings_signal", code: problems.InvalidValue},
 		{name: "write-mode-responses-qualify", sc: fixture.StateFindings, mutate: func(st map[string]any) {
-			obj(st, "responses", 0)["trigger_request_comment_id"] = nil
+			ruletest.Obj(st, "responses", 0)["trigger_request_comment_id"] = nil
 		}, path: "/responses/0/trigger_request_comment_id", code: problems.Mismatch},
 		{name: "trigger-is-pending-request", sc: fixture.StateFindings, mode: "report-only", mutate: func(st map[string]any) {
-			obj(st, "responses", 1)["trigger_request_comment_id"] = num(900)
+			ruletest.Obj(st, "responses", 1)["trigger_request_comment_id"] = num(900)
 		}, path: "/responses/1/trigger_request_comment_id", code: problems.Mismatch},
 		{name: "qualifying-after-request", sc: fixture.StateFindings, mutate: func(st map[string]any) {
-			obj(st, "responses", 0)["created_at"] = "2026-03-01T09:59:59Z"
+			ruletest.Obj(st, "responses", 0)["created_at"] = "2026-03-01T09:59:59Z"
 		}, path: "/responses/0/created_at", code: problems.Inconsistent},
 		{name: "qualifying-on-requested-head", sc: fixture.StateFindings, mutate: func(st map[string]any) {
-			obj(st, "responses", 0)["commit_sha"] = fixture.StateOldHeadSHA
+			ruletest.Obj(st, "responses", 0)["commit_sha"] = fixture.StateOldHeadSHA
 		}, path: "/responses/0/commit_sha", code: problems.Mismatch},
 	})
 	// Numeric order: "9" before "10" although "10" < "9" as text.
 	st := state(fixture.StateFindings)
-	st["responses"] = append(list(st, "responses"), copyObj(obj(st, "responses", 1)))
-	obj(st, "responses", 1)["id"] = "9"
-	obj(st, "responses", 2)["id"] = "10"
+	st["responses"] = append(list(st, "responses"), copyObj(ruletest.Obj(st, "responses", 1)))
+	ruletest.Obj(st, "responses", 1)["id"] = "9"
+	ruletest.Obj(st, "responses", 2)["id"] = "10"
 	wantAction(t, eval(t, st), "plan-remediation", "findings")
 }
 
@@ -220,7 +221,7 @@ func TestStatePlanFields(t *testing.T) {
 			mutate: func(st map[string]any) { st["remediation_plan_hash"] = digest("plan") },
 			path:   "/remediation_plan_hash", code: problems.HashMismatch},
 		{name: "remediation-hash-of-raw-manifest", sc: fixture.StateRemediationPlanned, keep: true,
-			mutate: func(st map[string]any) { obj(st, "remediation_manifest")["base_branch"] = "main2" },
+			mutate: func(st map[string]any) { ruletest.Obj(st, "remediation_manifest")["base_branch"] = "main2" },
 			path:   "/remediation_plan_hash", code: problems.HashMismatch},
 		{name: "finalization-hash-present", sc: fixture.StateFinalizationPlanned, keep: true,
 			mutate: func(st map[string]any) { st["finalization_plan_hash"] = nil },
@@ -246,11 +247,11 @@ func TestStatePlanFields(t *testing.T) {
 func TestStateClaimAndFinalized(t *testing.T) {
 	runSchemaCases(t, []schemaCase{
 		{name: "claim-ttl", sc: fixture.StateClaimed, keep: true,
-			mutate: func(st map[string]any) { obj(st, "claim")["expires_at"] = "2026-03-01T12:00:00Z" },
+			mutate: func(st map[string]any) { ruletest.Obj(st, "claim")["expires_at"] = "2026-03-01T12:00:00Z" },
 			path:   "/claim/expires_at", code: problems.Policy},
 		{name: "claim-on-pending-request", sc: fixture.StateClaimed,
 			mutate: func(st map[string]any) {
-				obj(st, "claim")["request_key"] = policy.RequestKey(900, fixture.StateOldHeadSHA)
+				ruletest.Obj(st, "claim")["request_key"] = policy.RequestKey(900, fixture.StateOldHeadSHA)
 			},
 			path: "/claim/request_key", code: problems.Mismatch},
 		{name: "finalized-has-merge-gate-report", sc: fixture.StateFinalized,
@@ -258,7 +259,7 @@ func TestStateClaimAndFinalized(t *testing.T) {
 			path:   "/merge_gate_report", code: problems.Inconsistent},
 		{name: "merge-gate-report-only-when-finalized", sc: fixture.StatePostMutation,
 			mutate: func(st map[string]any) {
-				st["merge_gate_report"] = map[string]any{"gates": copyObj(obj(st, "gates")), "read_at": fixture.StateObservedAt}
+				st["merge_gate_report"] = map[string]any{"gates": copyObj(ruletest.Obj(st, "gates")), "read_at": fixture.StateObservedAt}
 			},
 			path: "/merge_gate_report", code: problems.Inconsistent},
 		{name: "finalized-keeps-plan", sc: fixture.StateFinalized,

@@ -3,18 +3,17 @@ package validate_test
 import (
 	"testing"
 
-	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/core/fixture"
+	"github.com/prloop/gh-prloop/core/internal/ruletest"
+	"github.com/prloop/gh-prloop/core/problems"
 	"github.com/prloop/gh-prloop/core/validate"
 )
 
 func BenchmarkInitial(b *testing.B) {
-	data, _ := canon.Encode(fixture.InitialDocument(fixture.InitialOptions{}))
-	b.SetBytes(int64(len(data)))
-	for b.Loop() {
-		v, _ := canon.Parse(data)
-		if _, errs := validate.Initial(v); !errs.Empty() {
-			b.Fatal(errs)
-		}
-	}
+	ruletest.BenchValidate(b, fixture.InitialDocument(fixture.InitialOptions{}), initialErrs)
+}
+
+func initialErrs(v any) problems.List {
+	_, errs := validate.Initial(v)
+	return errs
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/core/fixture"
+	"github.com/prloop/gh-prloop/core/internal/ruletest"
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/core/problems"
 	"github.com/prloop/gh-prloop/core/validate"
@@ -15,13 +16,13 @@ const (
 	mp = "/initial_manifest"
 )
 
-func snap(doc map[string]any) map[string]any { return obj(doc, "initial_snapshot") }
-func man(doc map[string]any) map[string]any  { return obj(doc, "initial_manifest") }
+func snap(doc map[string]any) map[string]any { return ruletest.Obj(doc, "initial_snapshot") }
+func man(doc map[string]any) map[string]any  { return ruletest.Obj(doc, "initial_manifest") }
 func boundary(doc map[string]any) map[string]any {
-	return obj(doc, "initial_snapshot", "execution_boundary")
+	return ruletest.Obj(doc, "initial_snapshot", "execution_boundary")
 }
 func gitb(doc map[string]any) map[string]any {
-	return obj(doc, "initial_snapshot", "execution_boundary", "git")
+	return ruletest.Obj(doc, "initial_snapshot", "execution_boundary", "git")
 }
 
 // setPaths replaces paths and path_records with one record per path, in the
@@ -57,7 +58,7 @@ func TestInitialValidVariantsPass(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			doc := fixture.InitialDocument(opts)
 			res, errs := validate.Initial(doc)
-			assertProblems(t, errs)
+			ruletest.AssertProblems(t, errs)
 			planHash, _ := canon.HashValue(doc["initial_manifest"])
 			snapHash, _ := canon.HashValue(doc["initial_snapshot"])
 			if res.PlanHash != planHash || res.PlanHash != doc["initial_plan_hash"] {
@@ -105,7 +106,7 @@ func runInitialCases(t *testing.T, cases []ruleCase) {
 				t.Fatal("a rule case must expect at least one problem")
 			}
 			_, errs := validate.Initial(doc)
-			assertProblems(t, errs, c.want...)
+			ruletest.AssertProblems(t, errs, c.want...)
 		})
 	}
 }
@@ -205,7 +206,7 @@ func TestInitialPolicyAndIdentity(t *testing.T) {
 			want: []want{{sp + "/remote_name", problems.InvalidValue}}},
 		{name: "CommitRequiresPush", mutate: func(d map[string]any) {
 			snap(d)["push_required"] = false
-			man(d)["operations"] = removeOp(arr(d, "initial_manifest", "operations"), policy.OpPush)
+			man(d)["operations"] = removeOp(ruletest.Arr(d, "initial_manifest", "operations"), policy.OpPush)
 		}, want: []want{{sp + "/push_required", problems.InvalidValue}}},
 		{name: "CommitRequiresAPath", mutate: func(d map[string]any) { setPaths(d) },
 			want: []want{{sp + "/paths", problems.InvalidValue}}},
@@ -223,28 +224,30 @@ func removeOp(ops []any, op string) []any {
 }
 
 func TestInitialPaths(t *testing.T) {
-	record := func(d map[string]any, i int) map[string]any { return obj(d, "initial_snapshot", "path_records", i) }
+	record := func(d map[string]any, i int) map[string]any {
+		return ruletest.Obj(d, "initial_snapshot", "path_records", i)
+	}
 	cases := []ruleCase{
 		{name: "PathsSorted", mutate: func(d map[string]any) {
-			ps := arr(d, "initial_snapshot", "paths")
+			ps := ruletest.Arr(d, "initial_snapshot", "paths")
 			ps[0], ps[1] = ps[1], ps[0]
 		}, want: []want{{sp + "/paths/1", problems.NotSorted}}},
 		{name: "PathsUnique", mutate: func(d map[string]any) { setPaths(d, "README.md", "README.md", "src/a.go") },
 			want: []want{{sp + "/paths/1", problems.Duplicate}, {sp + "/path_records/1/path", problems.Duplicate}}},
 		{name: "PathRecordsSortedByPath", mutate: func(d map[string]any) {
-			rs := arr(d, "initial_snapshot", "path_records")
+			rs := ruletest.Arr(d, "initial_snapshot", "path_records")
 			rs[1], rs[2] = rs[2], rs[1]
 		}, want: []want{{sp + "/path_records/2/path", problems.NotSorted}}},
 		{name: "PathRecordsUnique", mutate: func(d map[string]any) {
-			rs := arr(d, "initial_snapshot", "path_records")
+			rs := ruletest.Arr(d, "initial_snapshot", "path_records")
 			snap(d)["path_records"] = append([]any{rs[0]}, rs...)
 		}, want: []want{{sp + "/path_records/1/path", problems.Duplicate}}},
 		{name: "PathRecordsMatchPaths/missing-record", mutate: func(d map[string]any) {
-			rs := arr(d, "initial_snapshot", "path_records")
+			rs := ruletest.Arr(d, "initial_snapshot", "path_records")
 			snap(d)["path_records"] = rs[:2]
 		}, want: []want{{sp + "/paths/2", problems.Mismatch}}},
 		{name: "PathRecordsMatchPaths/extra-record", mutate: func(d map[string]any) {
-			rs := arr(d, "initial_snapshot", "path_records")
+			rs := ruletest.Arr(d, "initial_snapshot", "path_records")
 			extra := map[string]any{}
 			for k, v := range rs[2].(map[string]any) {
 				extra[k] = v
@@ -288,7 +291,7 @@ func TestInitialPathsAreNotUnicodeNormalized(t *testing.T) {
 	setPaths(doc, nfd, nfc) // "e"+U+0301 sorts before U+00E9
 	fixture.RecomputeInitial(doc)
 	_, errs := validate.Initial(doc)
-	assertProblems(t, errs)
+	ruletest.AssertProblems(t, errs)
 	if validate.PathProblem(nfd) != "" || validate.PathProblem(nfc) != "" {
 		t.Error("NFD and NFC spellings must both be canonical paths")
 	}
@@ -296,19 +299,21 @@ func TestInitialPathsAreNotUnicodeNormalized(t *testing.T) {
 	setPaths(doc, nfc, nfd)
 	fixture.RecomputeInitial(doc)
 	_, errs = validate.Initial(doc)
-	assertProblems(t, errs, want{sp + "/paths/1", problems.NotSorted}, want{sp + "/path_records/1/path", problems.NotSorted})
+	ruletest.AssertProblems(t, errs, want{sp + "/paths/1", problems.NotSorted}, want{sp + "/path_records/1/path", problems.NotSorted})
 }
 
 func TestInitialCommands(t *testing.T) {
-	cmd := func(d map[string]any, i int) map[string]any { return obj(d, "initial_snapshot", "commands", i) }
+	cmd := func(d map[string]any, i int) map[string]any {
+		return ruletest.Obj(d, "initial_snapshot", "commands", i)
+	}
 	runInitialCases(t, []ruleCase{
 		{name: "CommandArgvNonEmpty", mutate: func(d map[string]any) { cmd(d, 0)["argv"] = []any{} },
 			want: []want{{sp + "/commands/0/argv", problems.InvalidValue}}},
-		{name: "CommandExecutableAbsolute", mutate: func(d map[string]any) { arr(cmd(d, 1), "argv")[0] = "make" },
+		{name: "CommandExecutableAbsolute", mutate: func(d map[string]any) { ruletest.Arr(cmd(d, 1), "argv")[0] = "make" },
 			want: []want{{sp + "/commands/1/argv/0", problems.InvalidValue}}},
-		{name: "CommandExecutableAbsolute/relative-dot", mutate: func(d map[string]any) { arr(cmd(d, 0), "argv")[0] = "./bin/go" },
+		{name: "CommandExecutableAbsolute/relative-dot", mutate: func(d map[string]any) { ruletest.Arr(cmd(d, 0), "argv")[0] = "./bin/go" },
 			want: []want{{sp + "/commands/0/argv/0", problems.InvalidValue}}},
-		{name: "CommandArgumentNoNUL", mutate: func(d map[string]any) { arr(cmd(d, 1), "argv")[1] = "li\x00nt" },
+		{name: "CommandArgumentNoNUL", mutate: func(d map[string]any) { ruletest.Arr(cmd(d, 1), "argv")[1] = "li\x00nt" },
 			want: []want{{sp + "/commands/1/argv/1", problems.InvalidValue}}},
 		{name: "CommandHasExactFields", mutate: func(d map[string]any) { cmd(d, 0)["env"] = map[string]any{} },
 			want: []want{{sp + "/commands/0/env", problems.UnknownField}}},
@@ -318,11 +323,11 @@ func TestInitialCommands(t *testing.T) {
 // Commands keep their execution order; the validator never sorts them.
 func TestInitialCommandOrderIsPreserved(t *testing.T) {
 	doc := fixture.InitialDocument(fixture.InitialOptions{})
-	cmds := arr(doc, "initial_snapshot", "commands")
+	cmds := ruletest.Arr(doc, "initial_snapshot", "commands")
 	cmds[0], cmds[1] = cmds[1], cmds[0]
 	fixture.RecomputeInitial(doc)
 	res, errs := validate.Initial(doc)
-	assertProblems(t, errs)
+	ruletest.AssertProblems(t, errs)
 	if res.Doc.InitialSnapshot.Commands[0].Argv[0] != "/usr/bin/make" {
 		t.Errorf("command order changed: %v", res.Doc.InitialSnapshot.Commands)
 	}
@@ -376,7 +381,7 @@ func TestInitialRiskProfileMayWeakenEverything(t *testing.T) {
 	}
 	fixture.RecomputeInitial(doc)
 	_, errs := validate.Initial(doc)
-	assertProblems(t, errs)
+	ruletest.AssertProblems(t, errs)
 }
 
 func TestInitialOperations(t *testing.T) {
@@ -390,7 +395,7 @@ func TestInitialOperations(t *testing.T) {
 	}
 	runInitialCases(t, []ruleCase{
 		{name: "OperationsStartWithFetchBase", mutate: func(d map[string]any) {
-			ops := arr(d, "initial_manifest", "operations")
+			ops := ruletest.Arr(d, "initial_manifest", "operations")
 			man(d)["operations"] = ops[1:]
 		}, want: []want{{op + "/0", problems.OperationOrder}}},
 		{name: "CreateBranchOnlyWhenRequired", opts: fixture.InitialOptions{NoCreateBranch: true}, mutate: func(d map[string]any) {
@@ -435,7 +440,7 @@ func TestInitialOperations(t *testing.T) {
 func TestExpectedInitialOperationsMaximalForm(t *testing.T) {
 	doc := fixture.InitialDocument(fixture.InitialOptions{})
 	res, errs := validate.Initial(doc)
-	assertProblems(t, errs)
+	ruletest.AssertProblems(t, errs)
 	got := validate.ExpectedInitialOperations(res.Doc.InitialSnapshot)
 	wantOps := []string{"fetch-base", "create-branch", "run-validation", "stage-files", "commit", "push",
 		"create-pr", "request-codex-review", "bootstrap-automation"}
@@ -507,9 +512,9 @@ func TestPolicyTemplatesSatisfyTheirOwnRules(t *testing.T) {
 	validate.CheckPromptTemplate(policy.AutomationPromptTemplate, "/p", &errs)
 	validate.CheckReviewTemplate(policy.InitialReviewTemplate(fixture.InitialRunID), fixture.InitialRunID, 0, "/r", &errs)
 	validate.CheckReviewTemplate(policy.FixReviewTemplate(fixture.InitialRunID, 3), fixture.InitialRunID, 3, "/f", &errs)
-	assertProblems(t, errs)
+	ruletest.AssertProblems(t, errs)
 	validate.CheckReviewTemplate(policy.FixReviewTemplate(fixture.InitialRunID, 3), fixture.InitialRunID, 2, "/f", &errs)
-	assertProblems(t, errs, want{"/f", problems.Template})
+	ruletest.AssertProblems(t, errs, want{"/f", problems.Template})
 }
 
 func TestInitialDigests(t *testing.T) {
@@ -540,7 +545,7 @@ func TestInitialReportsEveryProblem(t *testing.T) {
 	fixture.RecomputeInitial(doc)
 	doc["initial_plan_hash"] = fixture.InitialDigest("wrong")
 	_, errs := validate.Initial(doc)
-	assertProblems(t, errs,
+	ruletest.AssertProblems(t, errs,
 		want{sp + "/host", problems.Policy},
 		want{sp + "/heartbeat_rrule", problems.Policy},
 		want{sp + "/execution_boundary/git/hooks_disabled", problems.Policy},
@@ -558,7 +563,7 @@ func TestInitialNoCascadeFromSchemaErrors(t *testing.T) {
 	man(doc)["review_request_body_template"] = canon.Number("5")
 	fixture.RecomputeInitial(doc)
 	_, errs := validate.Initial(doc)
-	assertProblems(t, errs,
+	ruletest.AssertProblems(t, errs,
 		want{sp + "/commands", problems.MissingField},
 		want{sp + "/existing_pr_number", problems.WrongType},
 		want{mp + "/review_request_body_template", problems.WrongType},

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -37,13 +36,7 @@ type Data struct {
 }
 
 // KeyMap is empty: the banner takes no keys.
-type KeyMap struct{}
-
-// ShortHelp implements help.KeyMap.
-func (KeyMap) ShortHelp() []key.Binding { return nil }
-
-// FullHelp implements help.KeyMap.
-func (KeyMap) FullHelp() [][]key.Binding { return nil }
+type KeyMap = common.NoKeys
 
 // Model is the banner component.
 type Model struct {

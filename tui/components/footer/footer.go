@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
 
 	"github.com/prloop/gh-prloop/tui/components/common"
 	"github.com/prloop/gh-prloop/tui/sanitize"
@@ -22,13 +21,7 @@ type Data struct {
 }
 
 // KeyMap is empty: help is toggled by the screen that owns the footer.
-type KeyMap struct{}
-
-// ShortHelp implements help.KeyMap.
-func (KeyMap) ShortHelp() []key.Binding { return nil }
-
-// FullHelp implements help.KeyMap.
-func (KeyMap) FullHelp() [][]key.Binding { return nil }
+type KeyMap = common.NoKeys
 
 // Model is the footer component.
 type Model struct {

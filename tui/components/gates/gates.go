@@ -6,7 +6,6 @@ package gates
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -24,13 +23,7 @@ type Data struct {
 }
 
 // KeyMap is empty: the gates take no keys.
-type KeyMap struct{}
-
-// ShortHelp implements help.KeyMap.
-func (KeyMap) ShortHelp() []key.Binding { return nil }
-
-// FullHelp implements help.KeyMap.
-func (KeyMap) FullHelp() [][]key.Binding { return nil }
+type KeyMap = common.NoKeys
 
 // Model is the gates component.
 type Model struct {

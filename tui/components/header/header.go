@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-
 	"github.com/prloop/gh-prloop/tui/components/common"
 	"github.com/prloop/gh-prloop/tui/sanitize"
 	"github.com/prloop/gh-prloop/tui/theme"
@@ -36,13 +34,7 @@ type Data struct {
 }
 
 // KeyMap is empty: the header takes no keys.
-type KeyMap struct{}
-
-// ShortHelp implements help.KeyMap.
-func (KeyMap) ShortHelp() []key.Binding { return nil }
-
-// FullHelp implements help.KeyMap.
-func (KeyMap) FullHelp() [][]key.Binding { return nil }
+type KeyMap = common.NoKeys
 
 // Model is the header component.
 type Model struct {

@@ -44,6 +44,15 @@ func (m *Model) SetSize(width, height int) {
 	m.vp.SetContent(strings.Join(m.lines, "\n"))
 }
 
+// Resize is SetSize for an owner whose lines depend on the width only: it
+// reports whether the width changed, so the owner rebuilds its lines then
+// and not on a height change (help toggled, banner grew).
+func (m *Model) Resize(width, height int) (widthChanged bool) {
+	widthChanged = width != m.Width
+	m.SetSize(width, height)
+	return widthChanged
+}
+
 // SetContent replaces the title, pinned lines and body. The scroll position
 // is kept (clamped) so that a watch refresh does not jump to the top.
 func (m *Model) SetContent(title string, fixed, lines []string) {
@@ -62,6 +71,12 @@ func (m Model) Focused() bool { return m.focused }
 
 // YOffset is the first visible body line.
 func (m Model) YOffset() int { return m.vp.YOffset }
+
+// ShortHelp implements help.KeyMap, so an owner's help lists the pane's keys.
+func (m Model) ShortHelp() []key.Binding { return m.Keys.ShortHelp() }
+
+// FullHelp implements help.KeyMap.
+func (m Model) FullHelp() [][]key.Binding { return m.Keys.FullHelp() }
 
 // Update scrolls on the pane's keys.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {

@@ -43,3 +43,37 @@ func TestPane(t *testing.T) {
 		t.Error("zero size renders nothing")
 	}
 }
+
+// Owners rebuild their lines only when the width changes, and their help
+// lists the pane's keys only while it has focus.
+func TestResizeAndHelp(t *testing.T) {
+	m := New(testutil.Styles())
+	if !m.Resize(40, 5) {
+		t.Error("a first width must count as a change")
+	}
+	if m.Resize(40, 9) {
+		t.Error("a height change is not a width change")
+	}
+	if m.Height != 9 || m.Width != 40 {
+		t.Errorf("size %dx%d, want 40x9", m.Width, m.Height)
+	}
+	if !m.Resize(30, 9) {
+		t.Error("a new width must count as a change")
+	}
+	enabled := func() int {
+		n := 0
+		for _, b := range m.ShortHelp() {
+			if b.Enabled() {
+				n++
+			}
+		}
+		return n
+	}
+	if enabled() != 0 {
+		t.Error("an unfocused pane offers no keys")
+	}
+	m.Focus()
+	if enabled() == 0 || len(m.FullHelp()) == 0 {
+		t.Error("a focused pane offers its scroll keys")
+	}
+}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/prloop/gh-prloop/tui/components/common"
@@ -76,23 +74,13 @@ func (m *Model) SetData(rows []Row) {
 }
 
 // SetSize implements the component contract. Lines depend on the width
-// only, so a height change (help toggled, banner grew) does not rebuild them.
+// only, so a height change does not rebuild them. Update (scrolling when
+// focused) and the help come from the embedded pane.
 func (m *Model) SetSize(width, height int) {
-	rebuild := width != m.Width
-	m.Model.SetSize(width, height)
-	if rebuild {
+	if m.Resize(width, height) {
 		m.rebuild()
 	}
 }
-
-// Update scrolls when focused.
-func (m *Model) Update(msg tea.Msg) tea.Cmd { return m.Model.Update(msg) }
-
-// ShortHelp implements help.KeyMap.
-func (m Model) ShortHelp() []key.Binding { return m.Keys.ShortHelp() }
-
-// FullHelp implements help.KeyMap.
-func (m Model) FullHelp() [][]key.Binding { return m.Keys.FullHelp() }
 
 // Section is one group as displayed.
 type Section struct {

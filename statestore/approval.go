@@ -2,6 +2,7 @@ package statestore
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -149,4 +150,23 @@ func isHex64(s string) bool {
 		}
 	}
 	return true
+}
+
+// RecordPlanApproval writes the approval of a plan that has no automation key
+// yet into plan/<run_id> under root, holding the run's lock for the write, and
+// returns the run directory.
+func RecordPlanApproval(ctx context.Context, root, runID string, a Approval) (string, error) {
+	run, err := OpenPlan(root, runID)
+	if err != nil {
+		return "", err
+	}
+	unlock, err := run.Lock(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	if err := run.WriteApproval(a); err != nil {
+		return "", err
+	}
+	return run.Dir(), nil
 }

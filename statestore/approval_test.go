@@ -1,12 +1,14 @@
 package statestore
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/core/fixture"
@@ -125,5 +127,38 @@ func TestApprovalWriteRequiresLockAndReadRefusesTampering(t *testing.T) {
 		if _, err := r.ReadApproval(); err == nil {
 			t.Errorf("%s: tampered record accepted", name)
 		}
+	}
+}
+
+func TestRecordPlanApprovalWritesUnderLock(t *testing.T) {
+	root := t.TempDir()
+	a := validApproval(t)
+	runID := strings.Repeat("ab", 16)
+	dir, err := RecordPlanApproval(context.Background(), root, runID, a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := OpenPlan(root, runID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Dir() != dir {
+		t.Fatalf("recorded in %s, run dir is %s", dir, run.Dir())
+	}
+	got, err := run.ReadApproval()
+	if err != nil || got.PlanHash != a.PlanHash {
+		t.Fatalf("read back %+v, %v", got, err)
+	}
+	// A held lock makes a second recorder wait and then give up: nothing is
+	// written behind another gh-prloop's back.
+	unlock, err := run.Lock(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if _, err := RecordPlanApproval(ctx, root, runID, a); err == nil {
+		t.Fatal("recording while another holder has the lock must fail")
 	}
 }

@@ -158,28 +158,21 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 	return nil
 }
 
-// recordApproval writes the approval atomically under the run's lock.
+// recordApproval writes the approval atomically under the run's lock and
+// states in one line what was approved.
 func recordApproval(ctx context.Context, env planEnv, p *planner.Plan, runID string, viewerID int64, login string) (string, error) {
 	root, err := statestore.Root(env.getenv, env.homeDir)
 	if err != nil {
 		return "", err
 	}
-	run, err := statestore.OpenPlan(root, runID)
-	if err != nil {
-		return "", err
-	}
-	unlock, err := run.Lock(ctx)
-	if err != nil {
-		return "", err
-	}
-	defer unlock()
 	a := statestore.Approval{Document: p.Canonical, PlanHash: p.PlanHash, ApprovedAt: schema.FormatTime(env.now()), ApproverID: viewerID, ApproverLogin: login}
-	if err := run.WriteApproval(a); err != nil {
+	dir, err := statestore.RecordPlanApproval(ctx, root, runID, a)
+	if err != nil {
 		return "", err
 	}
 	s := p.Doc.InitialSnapshot
 	return fmt.Sprintf("Approved plan %s for %s (%s <- %s, %d operations) as %s; recorded in %s",
-		p.PlanHash, s.Repository, s.BaseBranch, s.HeadBranch, len(p.Doc.InitialManifest.Operations), login, run.Dir()), nil
+		p.PlanHash, s.Repository, s.BaseBranch, s.HeadBranch, len(p.Doc.InitialManifest.Operations), login, dir), nil
 }
 
 func newRunID() (string, error) {

@@ -12,22 +12,12 @@ import (
 	"github.com/prloop/gh-prloop/core/fixture"
 )
 
-// run executes the CLI in-process and returns stdout, stderr and the exit status
-// exactly as main would compute it.
+// run executes the production CLI in-process and returns stdout, stderr and
+// the exit status exactly as main would compute it.
 func run(t *testing.T, stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	root := newRootCmd(strings.NewReader(stdin), &out, &errb)
-	root.SetArgs(args)
-	err := root.Execute()
-	f, ferr := os.CreateTemp(t.TempDir(), "stderr")
-	if ferr != nil {
-		t.Fatal(ferr)
-	}
-	code := exitCode(err, f)
-	f.Close()
-	msg, _ := os.ReadFile(f.Name())
-	return out.String(), errb.String() + string(msg), code
+	return runPlanTestCLI(t, newRootCmd(strings.NewReader(stdin), &out, &errb), &out, &errb, args...)
 }
 
 func writeDoc(t *testing.T, v any) string {

@@ -77,7 +77,7 @@ func (r *Result) threadRows() []report.ThreadRow {
 
 func (r *Result) costLine() string {
 	c := r.Cost
-	s := fmt.Sprintf("%d requests (%d REST charged, %d not modified), %d GraphQL points", c.Requests, c.RESTCharged, c.NotModified, c.GraphQLPoints)
+	s := fmt.Sprintf("%s (%d REST charged, %d not modified), %s", plural(c.Requests, "request"), c.RESTCharged, c.NotModified, plural(c.GraphQLPoints, "GraphQL point"))
 	if c.GraphQLRemaining >= 0 {
 		s += fmt.Sprintf(" · %d GraphQL left", c.GraphQLRemaining)
 	}
@@ -110,4 +110,11 @@ func deref(p *string) string {
 		return ""
 	}
 	return *p
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/prloop/gh-prloop/core/entrypoint"
+	"github.com/prloop/gh-prloop/core/problems"
 	"github.com/spf13/cobra"
 )
 
@@ -27,11 +28,11 @@ state (every error is listed), 2 usage or I/O error.`,
 				}
 			}
 			if n != 1 {
-				return exitWith(2, "exactly one of --initial, --prompt or --state is required")
+				return evaluateUsage(cmd, kind, "usage", "exactly one of --initial, --prompt or --state is required")
 			}
 			data, err := readInput(cmd, args)
 			if err != nil {
-				return err
+				return evaluateUsage(cmd, kind, "io", err.Error())
 			}
 			out, code := entrypoint.Run(kind, data)
 			if err := writeJSON(cmd.OutOrStdout(), out); err != nil {
@@ -43,8 +44,22 @@ state (every error is listed), 2 usage or I/O error.`,
 			return nil
 		},
 	}
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return evaluateUsage(c, "", "usage", err.Error())
+	})
 	cmd.Flags().BoolVar(&initial, "initial", false, "validate an initial document (snapshot, manifest, plan hash)")
 	cmd.Flags().BoolVar(&prompt, "prompt", false, "validate a bootstrap prompt document and render the prompt")
 	cmd.Flags().BoolVar(&state, "state", false, "evaluate one recurring state and emit the next action")
 	return cmd
+}
+
+// evaluateUsage keeps PROTOCOL §4's promise that evaluate always prints one
+// JSON object, also for a usage or I/O error (exit 2); the message goes to
+// stderr as well, for a human.
+func evaluateUsage(cmd *cobra.Command, kind, code, msg string) error {
+	out := entrypoint.Output{Kind: kind, Errors: problems.List{{Path: "", Code: code, Message: msg}}}
+	if err := writeJSON(cmd.OutOrStdout(), out); err != nil {
+		return exitWith(2, "write: %v", err)
+	}
+	return exitWith(2, "%s", msg)
 }

@@ -60,13 +60,16 @@ func TestEvaluateExitCodes(t *testing.T) {
 			if code != c.code {
 				t.Fatalf("exit %d, want %d\nstdout %s\nstderr %s", code, c.code, stdout, stderr)
 			}
-			if c.code != 2 {
+			{
 				var m map[string]any
 				if err := json.Unmarshal([]byte(stdout), &m); err != nil {
 					t.Fatalf("stdout is not one JSON object: %v\n%s", err, stdout)
 				}
 				if (c.code == 0) != (m["ok"] == true) {
 					t.Fatalf("ok=%v with exit %d", m["ok"], c.code)
+				}
+				if errs, _ := m["errors"].([]any); c.code != 0 && len(errs) == 0 {
+					t.Fatalf("a failure must list its errors: %v", m)
 				}
 			}
 		})

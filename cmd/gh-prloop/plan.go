@@ -18,6 +18,7 @@ import (
 	"github.com/prloop/gh-prloop/planner"
 	"github.com/prloop/gh-prloop/statestore"
 	"github.com/prloop/gh-prloop/tui/approval"
+	"github.com/prloop/gh-prloop/tui/sanitize"
 	"github.com/spf13/cobra"
 )
 
@@ -60,8 +61,13 @@ is recorded and the fields that drifted are shown.
 Nothing is written to git or GitHub. An approval is recorded in the state
 directory ($GH_PRLOOP_STATE_DIR, else $XDG_STATE_HOME/gh-prloop).
 
-Exit status: 0 approved (or printed with --json), 1 error or drift,
-2 cancelled or usage error, 4 not logged in.`,
+--json prints the canonical document: compact, exactly the bytes that are
+hashed, on a terminal too, so that it can be piped to ` + "`gh-prloop evaluate --initial`" + `
+and hashed by anyone.
+
+Exit status: 0 approved, printed with --json, or summarized without a terminal
+(nothing is approved then), 1 error or drift, 2 cancelled or usage error,
+4 not logged in.`,
 		Example: "  gh-prloop plan --title 'Fix the parser' --validate 'go test ./...'\n  gh-prloop plan --json --title 'Fix the parser' | gh-prloop evaluate --initial",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -134,7 +140,9 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 	}
 	if !isTerminal(cmd.OutOrStdout()) {
 		// No human at a terminal: nothing can be approved. Say what would be.
-		fmt.Fprintf(cmd.OutOrStdout(), "plan %s\nrepository %s  %s <- %s  mode %s\noperations %v\n", p.PlanHash, p.Doc.InitialSnapshot.Repository, p.Doc.InitialSnapshot.BaseBranch, p.Doc.InitialSnapshot.HeadBranch, p.Doc.InitialManifest.Mode, p.Doc.InitialManifest.Operations)
+		s := p.Doc.InitialSnapshot
+		fmt.Fprintln(cmd.OutOrStdout(), sanitize.Text(fmt.Sprintf("plan %s\nrepository %s  %s <- %s  mode %s\noperations %v",
+			p.PlanHash, s.Repository, s.BaseBranch, s.HeadBranch, p.Doc.InitialManifest.Mode, p.Doc.InitialManifest.Operations)))
 		fmt.Fprintln(cmd.ErrOrStderr(), "gh-prloop: not a terminal; nothing was approved (use --json to print the document)")
 		return nil
 	}
@@ -148,7 +156,7 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 	record := func(ctx context.Context) (string, error) {
 		return recordApproval(ctx, env, p, runID, viewerID, login)
 	}
-	outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: cmd.InOrStdin(), Out: cmd.OutOrStdout()})
+	outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout()})
 	if err != nil && outcome == approval.Failed {
 		return exitWith(1, "%v", err)
 	}

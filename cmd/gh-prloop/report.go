@@ -44,6 +44,9 @@ items), at most one GraphQL point.`,
 			if asJSON && cmd.Flags().Changed("watch") {
 				return exitWith(2, "--json and --watch cannot be combined")
 			}
+			if watch <= 0 {
+				return exitWith(2, "--watch takes a positive number of seconds, got %d", watch)
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			c, err := newClient(cmd)
@@ -56,9 +59,12 @@ items), at most one GraphQL point.`,
 				repo, number, err = prForCurrentBranch(ctx, c, repoFlag)
 			} else {
 				repo, number, err = resolvePR(c, repoFlag, args[0])
+				if err != nil {
+					err = usageError{err} // resolving an argument reads nothing remote
+				}
 			}
 			if err != nil {
-				return exitWith(2, "%v", err)
+				return resolveError(err)
 			}
 			if asJSON {
 				r, err := inspect.Observe(ctx, c, repo, number)
@@ -99,7 +105,7 @@ items), at most one GraphQL point.`,
 func prForCurrentBranch(ctx context.Context, c *ghclient.Client, repoFlag string) (ghclient.Repo, int64, error) {
 	repo, err := currentRepo(repoFlag)
 	if err != nil {
-		return repo, 0, err
+		return repo, 0, usageError{err}
 	}
 	git, err := gitx.New(gitx.Options{})
 	if err != nil {
@@ -107,7 +113,7 @@ func prForCurrentBranch(ctx context.Context, c *ghclient.Client, repoFlag string
 	}
 	branch, err := local.CurrentBranch(ctx, git, ".")
 	if err != nil || branch == "" {
-		return repo, 0, fmt.Errorf("no pull request number or URL given and no branch checked out to find one by")
+		return repo, 0, usageError{fmt.Errorf("no pull request number or URL given and no branch checked out to find one by")}
 	}
 	open, _, err := c.OpenPRsForHead(ctx, repo, repo.Owner, branch)
 	if err != nil {
@@ -115,11 +121,11 @@ func prForCurrentBranch(ctx context.Context, c *ghclient.Client, repoFlag string
 	}
 	switch len(open) {
 	case 0:
-		return repo, 0, fmt.Errorf("no open pull request for branch %q in %s; pass a number or URL", branch, repo)
+		return repo, 0, usageError{fmt.Errorf("no open pull request for branch %q in %s; pass a number or URL", branch, repo)}
 	case 1:
 		return repo, open[0].Number, nil
 	}
-	return repo, 0, fmt.Errorf("%d open pull requests for branch %q in %s; pass a number or URL", len(open), branch, repo)
+	return repo, 0, usageError{fmt.Errorf("%d open pull requests for branch %q in %s; pass a number or URL", len(open), branch, repo)}
 }
 
 func currentRepo(repoFlag string) (ghclient.Repo, error) {
@@ -147,6 +153,18 @@ func resolvePR(c *ghclient.Client, repoFlag, arg string) (ghclient.Repo, int64, 
 		return ghclient.Repo{}, 0, fmt.Errorf("--repo cannot be combined with a pull request URL")
 	}
 	return c.ResolvePRURL(arg)
+}
+
+// usageError is a mistake in what the user asked for (exit 2), as opposed
+// to a failure to read GitHub (exit 1, or 4 without a token).
+type usageError struct{ error }
+
+func resolveError(err error) error {
+	var u usageError
+	if errors.As(err, &u) {
+		return exitWith(2, "%v", u.error)
+	}
+	return observeError(err)
 }
 
 // authError maps a missing token to gh's exit status 4.

@@ -60,3 +60,12 @@ func TestReportWithoutArgumentUsesTheCurrentBranchPR(t *testing.T) {
 		t.Fatalf("report chose PR #%d, want #%d", doc.State.PR.Number, pr.Number())
 	}
 }
+
+func TestReportRefusesANonPositiveWatch(t *testing.T) {
+	for _, v := range []string{"--watch=0", "--watch=-5"} {
+		_, stderr, code := run(t, "", "report", "7", "--repo", "octo-org/widgets", v)
+		if code != 2 || !strings.Contains(stderr, "positive number of seconds") {
+			t.Fatalf("%s: exit %d, stderr %q", v, code, stderr)
+		}
+	}
+}

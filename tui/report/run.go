@@ -33,7 +33,8 @@ type Options struct {
 //
 // On a terminal it runs the interactive console (alternate screen) until
 // the user quits; a fetch error is shown in the status line while the last
-// good report stays on screen, and Run returns nil. NO_COLOR / CLICOLOR=0
+// good report stays on screen, and Run returns nil — unless no fetch ever
+// succeeded, in which case it returns the last fetch error. NO_COLOR / CLICOLOR=0
 // remove colour, not interactivity.
 //
 // Otherwise (or with Plain) it prints Plain(view) once and returns the
@@ -61,13 +62,22 @@ func Run(ctx context.Context, o Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel() // stops a fetch still running when the user quits
 	st := theme.New(theme.NewRenderer(o.Out, theme.ColorEnabled(o.Getenv, tty)), theme.Default())
-	root := app.New(New(ctx, o.Fetch, o.Interval, o.Watch, &st), &st)
+	model := New(ctx, o.Fetch, o.Interval, o.Watch, &st)
+	root := app.New(model, &st)
 	p := tea.NewProgram(root, tea.WithContext(ctx), tea.WithOutput(o.Out), input(o.In), tea.WithAltScreen())
 	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	// A console that never showed a report failed, as gh would: the caller
+	// exits non-zero with the reason instead of pretending all went well.
+	if v, ferr := model.Current(); ferr != "" && v.Repository == "" && v.Number == 0 {
+		return errors.New(ferr)
+	}
+	return nil
 }
 
 // input is the keyboard: In when given, else stdin when it is a terminal,

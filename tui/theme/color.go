@@ -40,10 +40,11 @@ func IsTTY(w io.Writer, getenv func(string) string) bool {
 // NewRenderer returns a lipgloss renderer for w. Without colour the profile
 // is pinned to ASCII, under which lipgloss emits no escape code at all, so
 // meaning must never rest on colour or weight alone (glyphs and words carry
-// it). The background is decided here, without querying the terminal: a
-// query that no one answers (tmux, screen, some IDE terminals) holds the
-// console back for five seconds each time, and a wrong guess only shifts
-// adaptive colours.
+// it). The background is decided here, without a query of our own: a query
+// that no one answers holds the console back for five seconds, and a wrong
+// guess only shifts adaptive colours. (Bubble Tea v1 itself still asks once
+// when its package initializes, on a terminal; termenv skips that under
+// tmux and screen, and a terminal that answers does so in milliseconds.)
 func NewRenderer(w io.Writer, color bool) *lipgloss.Renderer {
 	r := lipgloss.NewRenderer(w)
 	if !color {

@@ -27,8 +27,9 @@ var diffCommands = []string{"diff", "diff-files", "diff-index", "diff-tree", "lo
 
 // Invocation is the normalized description of how every git command runs.
 // Its canonical hash is invocation_sha256. Nothing secret is ever part of it:
-// credentials flow from the helper to git through a pipe, never through argv
-// or the environment.
+// credentials flow from the helper to git through a pipe, never through argv,
+// and a token the user already has in the environment (Options.PassEnv) appears
+// here only by name.
 type Invocation struct {
 	Profile string `json:"profile"`
 	// GitPath is the absolute executable; GitSHA256 binds its bytes so an
@@ -40,7 +41,9 @@ type Invocation struct {
 	// DiffArgs follow the subcommand of every command in DiffCommands.
 	DiffArgs     []string `json:"diff_args"`
 	DiffCommands []string `json:"diff_commands"`
-	// Env is the complete environment of every git process.
+	// Env is the complete environment of every git process, except that a
+	// variable passed from the caller's environment has the value
+	// PassedValue here and its real value only in the process.
 	Env map[string]string `json:"env"`
 	// CAFileSHA256 binds the content of GIT_SSL_CAINFO (the loopback
 	// simulator's CA); null in production, where git uses the system store.

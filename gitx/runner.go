@@ -37,12 +37,35 @@ type Options struct {
 	// stored login although HOME is neutralized; empty means gh's own
 	// default for the calling user. Unused when CredentialHelper is set.
 	GHConfigDir string
+	// PassEnv looks up the caller's environment (production: os.Getenv).
+	// With gh's helper, the passedEnv variables it returns non-empty reach
+	// git and gh, so a GH_TOKEN login, a proxy or the desktop keyring work
+	// as they do for the API client. nil passes nothing. Unused when
+	// CredentialHelper is set.
+	PassEnv func(string) string
 }
+
+// passedEnv are the variables PassEnv may carry into git's environment:
+// gh's token and host overrides, what gh needs to reach a desktop keyring,
+// and the proxy settings both gh and git's curl honour. Nothing else
+// inherited, and no GIT_* variable, ever reaches git.
+var passedEnv = []string{
+	"GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "GH_HOST",
+	"DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR",
+	"HTTPS_PROXY", "https_proxy", "NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy",
+}
+
+// PassedValue stands in the invocation for every passed variable's value:
+// tokens and proxy URLs may hold secrets, and rotating a token must not
+// change invocation_sha256 and so invalidate an approved plan.
+const PassedValue = "<passed from the environment>"
 
 // Runner runs git with the fixed sanitized invocation. It is safe for
 // concurrent use.
 type Runner struct {
-	inv    Invocation
+	inv Invocation
+	// env is the process environment: inv.Env with the real values of
+	// passed variables. It may hold secrets, so it is never printed.
 	env    []string
 	sha256 string
 }
@@ -80,6 +103,9 @@ func New(opts Options) (*Runner, error) {
 	}
 	pathDirs := []string{filepath.Dir(gitPath)}
 
+	// passed holds the real values of the variables recorded in env only as
+	// PassedValue; they go to the process, never into the invocation.
+	var passed map[string]string
 	helper := opts.CredentialHelper
 	if helper == "" {
 		// gh auth setup-git writes the same absolute form; a bare "gh"
@@ -96,6 +122,21 @@ func New(opts Options) (*Runner, error) {
 			dir = ghconfig.ConfigDir()
 		}
 		env["GH_CONFIG_DIR"] = dir
+		if opts.PassEnv != nil {
+			passed = map[string]string{}
+			for _, k := range passedEnv {
+				v := opts.PassEnv(k)
+				if v == "" {
+					continue
+				}
+				if strings.ContainsRune(v, 0) {
+					// Never echo the value: it may be a token.
+					return nil, fmt.Errorf("gitx: %s from the environment contains a NUL byte", k)
+				}
+				passed[k] = v
+				env[k] = PassedValue
+			}
+		}
 	}
 	pathDirs = append(pathDirs, "/usr/local/bin", "/usr/bin", "/bin")
 	env["PATH"] = strings.Join(uniq(pathDirs), string(os.PathListSeparator))
@@ -141,7 +182,11 @@ func New(opts Options) (*Runner, error) {
 	}
 	r := &Runner{inv: inv}
 	for _, k := range slices.Sorted(maps.Keys(env)) {
-		r.env = append(r.env, k+"="+env[k])
+		v := env[k]
+		if actual, ok := passed[k]; ok {
+			v = actual
+		}
+		r.env = append(r.env, k+"="+v)
 	}
 	r.sha256 = inv.SHA256()
 	return r, nil

@@ -3,6 +3,7 @@ package gitx_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -35,6 +36,25 @@ func readArgv(t *testing.T, p string) []string {
 		t.Fatal(err)
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+}
+
+// readEnv parses the fake git's recorded environment, without the variables
+// its shell adds itself.
+func readEnv(t *testing.T, p string) (map[string]string, []byte) {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		k, v, _ := strings.Cut(line, "=")
+		env[k] = v
+	}
+	delete(env, "PWD")
+	delete(env, "SHLVL")
+	delete(env, "_")
+	return env, b
 }
 
 func TestFixedInvocationAndMinimalEnvironment(t *testing.T) {
@@ -71,18 +91,7 @@ func TestFixedInvocationAndMinimalEnvironment(t *testing.T) {
 		t.Fatalf("status argv %q", argv)
 	}
 
-	envBytes, err := os.ReadFile(envFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(envBytes)), "\n") {
-		k, v, _ := strings.Cut(line, "=")
-		env[k] = v
-	}
-	delete(env, "PWD") // set by the shell that runs the fake git
-	delete(env, "SHLVL")
-	delete(env, "_")
+	env, envBytes := readEnv(t, envFile)
 	wantEnv := r.Invocation().Env
 	if len(env) != len(wantEnv) {
 		t.Fatalf("environment %v, want exactly %v", env, wantEnv)
@@ -99,6 +108,120 @@ func TestFixedInvocationAndMinimalEnvironment(t *testing.T) {
 	}
 	if strings.Contains(string(envBytes), "ghp_secret") || strings.Contains(string(envBytes), "GIT_DIR") {
 		t.Fatal("inherited environment leaked into git")
+	}
+}
+
+// TestPassEnvReachesGhOnlyByName: with gh's helper, a GH_TOKEN login or a
+// proxy must work for git as it does for the API client, yet the invocation
+// (and so an approved plan) must neither hold nor depend on the values.
+func TestPassEnvReachesGhOnlyByName(t *testing.T) {
+	gitPath, _, envFile := fakeGit(t)
+	const token, proxy = "ghp_passpasspasspasspasspass123456", "http://u:p@proxy:1"
+	// The runner's own process environment must not matter: only PassEnv does.
+	t.Setenv("GH_TOKEN", "ghp_inheritedinheritedinherited1234")
+	t.Setenv("GITHUB_TOKEN", "ghp_inheritedinheritedinherited5678")
+	lookup := func(tok string) func(string) string {
+		return func(k string) string {
+			return map[string]string{
+				"GH_TOKEN":    tok,
+				"HTTPS_PROXY": proxy,
+				"GH_HOST":     "", // empty is not passed
+				// Not on the list: must never pass, whatever PassEnv says.
+				"GIT_DIR": "/elsewhere", "PATH": "/evil", "HOME": "/home/u", "SSH_AUTH_SOCK": "/s",
+			}[k]
+		}
+	}
+	mk := func(o gitx.Options) *gitx.Runner {
+		t.Helper()
+		o.GitPath, o.GHConfigDir = gitPath, "/cfg/gh"
+		r, err := gitx.New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	run := func(r *gitx.Runner) map[string]string {
+		t.Helper()
+		if _, err := r.Run(context.Background(), t.TempDir(), "ls-remote", "https://github.com/o/r.git"); err != nil {
+			t.Fatal(err)
+		}
+		env, _ := readEnv(t, envFile)
+		return env
+	}
+
+	none := mk(gitx.Options{})
+	env := run(none)
+	for _, k := range []string{"GH_TOKEN", "GITHUB_TOKEN", "HTTPS_PROXY"} {
+		if _, ok := env[k]; ok {
+			t.Errorf("%s reached git without PassEnv", k)
+		}
+	}
+
+	r := mk(gitx.Options{PassEnv: lookup(token)})
+	env = run(r)
+	inv := r.Invocation()
+	if env["GH_TOKEN"] != token || env["HTTPS_PROXY"] != proxy {
+		t.Errorf("GH_TOKEN=%q HTTPS_PROXY=%q in git's environment", env["GH_TOKEN"], env["HTTPS_PROXY"])
+	}
+	if len(env) != len(inv.Env) {
+		t.Errorf("environment %v, want exactly the keys of %v", env, inv.Env)
+	}
+	for k, v := range inv.Env {
+		if k == "GH_TOKEN" || k == "HTTPS_PROXY" {
+			if v != gitx.PassedValue {
+				t.Errorf("invocation records %s=%q, want %q", k, v, gitx.PassedValue)
+			}
+		} else if env[k] != v {
+			t.Errorf("%s=%q, want %q", k, env[k], v)
+		}
+	}
+	for _, k := range []string{"GH_HOST", "GIT_DIR", "SSH_AUTH_SOCK", "GITHUB_TOKEN"} {
+		if _, ok := env[k]; ok {
+			t.Errorf("%s reached git", k)
+		}
+	}
+	if env["PATH"] == "/evil" || env["HOME"] != "/dev/null" {
+		t.Errorf("PassEnv overrode a fixed variable: PATH=%q HOME=%q", env["PATH"], env["HOME"])
+	}
+	invJSON, err := json.Marshal(inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(invJSON), token) || strings.Contains(string(invJSON), "u:p@") {
+		t.Errorf("invocation holds a passed value: %s", invJSON)
+	}
+
+	if d := mk(gitx.Options{PassEnv: lookup("ghp_rotatedrotatedrotatedrotated12")}).InvocationSHA256(); d != r.InvocationSHA256() {
+		t.Error("rotating the token changes invocation_sha256")
+	}
+	if none.InvocationSHA256() == r.InvocationSHA256() {
+		t.Error("passing a token does not change invocation_sha256")
+	}
+	if mk(gitx.Options{PassEnv: func(string) string { return "" }}).InvocationSHA256() != none.InvocationSHA256() {
+		t.Error("an empty environment differs from no PassEnv")
+	}
+
+	// A test helper replaces gh, so nothing is passed to it.
+	env = run(mk(gitx.Options{CredentialHelper: "!/bin/helper", PassEnv: lookup(token)}))
+	if _, ok := env["GH_TOKEN"]; ok {
+		t.Error("GH_TOKEN passed to a non-gh helper")
+	}
+
+	// Errors name the command, never the environment.
+	_, err = r.Run(context.Background(), filepath.Join(t.TempDir(), "missing"), "status")
+	if err == nil {
+		t.Fatal("running in a missing directory succeeded")
+	}
+	if msg := err.Error(); strings.Contains(msg, token) || strings.Contains(msg, "u:p@") {
+		t.Errorf("error leaks a passed value: %s", msg)
+	}
+	if _, err := gitx.New(gitx.Options{GitPath: gitPath, PassEnv: func(k string) string {
+		if k == "GH_TOKEN" {
+			return "ghp_nul\x00secret"
+		}
+		return ""
+	}}); err == nil || strings.Contains(err.Error(), "secret") {
+		t.Errorf("NUL in a passed value: err = %v", err)
 	}
 }
 

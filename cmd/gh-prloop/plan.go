@@ -36,7 +36,7 @@ type planEnv struct {
 func defaultPlanEnv() planEnv {
 	return planEnv{
 		client:  defaultClient,
-		git:     func() (*gitx.Runner, error) { return gitx.New(gitx.Options{}) },
+		git:     func() (*gitx.Runner, error) { return gitx.New(gitx.Options{PassEnv: os.Getenv}) },
 		now:     time.Now,
 		getenv:  os.Getenv,
 		homeDir: os.UserHomeDir,

@@ -107,7 +107,7 @@ func prForCurrentBranch(ctx context.Context, c *ghclient.Client, repoFlag string
 	if err != nil {
 		return repo, 0, usageError{err}
 	}
-	git, err := gitx.New(gitx.Options{})
+	git, err := gitx.New(gitx.Options{PassEnv: os.Getenv})
 	if err != nil {
 		return repo, 0, err
 	}

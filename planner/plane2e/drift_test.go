@@ -24,6 +24,7 @@ const (
 // fields are named without their index), nothing else in the snapshot.
 type driftCase struct {
 	name   string
+	before func(t *testing.T, w *world) // optional: the world the plan is shown in
 	change func(t *testing.T, w *world)
 	fields []string
 }
@@ -54,6 +55,41 @@ func driftCases() []driftCase {
 			// The file is tracked, so editing it is also a change of the
 			// plan's own paths.
 			fields: []string{boundary + "attributes_snapshot_sha256", snap + "diff_sha256", snap + "paths", snap + "path_records", snap + "worktree_status_sha256"},
+		},
+		{
+			name: "a .gitattributes filter no driver cleans",
+			change: func(t *testing.T, w *world) {
+				// No filter.<name>.clean or .process is configured at all,
+				// so the attribute is inert and the safe profile accepts it.
+				writeFile(t, w.bed.Path(".gitattributes"), "*.md text\n*.go diff=golang filter=prloopnone\n")
+			},
+			fields: []string{boundary + "attributes_snapshot_sha256", snap + "diff_sha256", snap + "paths", snap + "path_records", snap + "worktree_status_sha256"},
+		},
+		{
+			name: "a .gitattributes filter's name while another filter has a clean driver",
+			before: func(t *testing.T, w *world) {
+				// A clean driver exists but no path activates it: local must
+				// look at every path's filter attribute, find none naming
+				// it, and accept.
+				setup(t, w, "config", "filter.prloopunused.clean", "touch "+filterMarker(w)+"; cat")
+				writeFile(t, w.bed.Path(".gitattributes"), "*.md text\n*.go diff=golang filter=prloopnone\n")
+			},
+			change: func(t *testing.T, w *world) {
+				writeFile(t, w.bed.Path(".gitattributes"), "*.md text\n*.go diff=golang filter=prloopother\n")
+			},
+			// .gitattributes is already a modified path when the plan is
+			// shown: like any file's content, only the diff binds its edit
+			// (path records bind where a path resolves, status its state).
+			fields: []string{boundary + "attributes_snapshot_sha256", snap + "diff_sha256"},
+		},
+		{
+			name: "a filter's config without a clean command",
+			change: func(t *testing.T, w *world) {
+				// Smudge runs only on checkout, which planning never does;
+				// the safe profile accepts it and binds it as config.
+				setup(t, w, "config", "filter.prloopnone.smudge", "cat")
+			},
+			fields: []string{boundary + "config_snapshot_sha256"},
 		},
 		{
 			name: "info/attributes",
@@ -132,6 +168,9 @@ func TestEveryChangeDriftsThePlanAndTheApprovalRecordsNothing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			w := newWorld(t)
+			if tc.before != nil {
+				tc.before(t, w)
+			}
 			shown := w.mustBuild()
 			if again := w.mustBuild(); again.PlanHash != shown.PlanHash {
 				t.Fatalf("rebuilding an unchanged world changed the plan hash: %s then %s", shown.PlanHash, again.PlanHash)
@@ -167,6 +206,12 @@ func TestEveryChangeDriftsThePlanAndTheApprovalRecordsNothing(t *testing.T) {
 				t.Fatalf("drift summary does not name %s:\n%s", tc.fields[0], sum)
 			}
 			w.assertNothingRecorded()
+			if _, err := os.Stat(filterMarker(w)); err == nil {
+				t.Fatal("planning ran a clean filter no path activates")
+			}
+			if got := changed.Doc.InitialSnapshot.ExecutionBoundary.Git.ActiveCleanFilters; len(got) != 0 {
+				t.Fatalf("active clean filters %q under the safe profile", got)
+			}
 		})
 	}
 }

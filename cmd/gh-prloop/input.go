@@ -45,3 +45,12 @@ func unwrapPathError(err error) error {
 	}
 	return err
 }
+
+// keyboard is the console's input: nil lets the console use the terminal even
+// when stdin is a pipe (as gh does); only a test-supplied reader is passed on.
+func keyboard(cmd *cobra.Command) io.Reader {
+	if in := cmd.InOrStdin(); in != os.Stdin {
+		return in
+	}
+	return nil
+}

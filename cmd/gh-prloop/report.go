@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"strconv"
@@ -181,13 +180,4 @@ func observeError(err error) error {
 		return exitWith(4, "%v", err)
 	}
 	return exitWith(1, "%v", err)
-}
-
-// keyboard is the console's input: nil lets the console use the terminal even
-// when stdin is a pipe (as gh does); only a test-supplied reader is passed on.
-func keyboard(cmd *cobra.Command) io.Reader {
-	if in := cmd.InOrStdin(); in != os.Stdin {
-		return in
-	}
-	return nil
 }

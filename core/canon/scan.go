@@ -250,6 +250,24 @@ func (s *scanner) tooDeep() error {
 	return s.fail(s.pos, CodeTooDeep, "nesting deeper than "+strconv.Itoa(MaxDepth))
 }
 
+// separator consumes what follows a container member: a ',' (another member
+// follows; true) or the container's closing byte (false).
+func (s *scanner) separator(closing byte, want string) (bool, error) {
+	s.skipSpace()
+	if s.pos < len(s.src) {
+		switch s.src[s.pos] {
+		case ',':
+			s.pos++
+			s.skipSpace()
+			return true, nil
+		case closing:
+			s.pos++
+			return false, nil
+		}
+	}
+	return false, s.unexpected(s.pos, want)
+}
+
 func (s *scanner) array(depth int) error {
 	if depth > MaxDepth {
 		return s.tooDeep()
@@ -268,18 +286,13 @@ func (s *scanner) array(depth int) error {
 				return err
 			}
 			n++
-			s.skipSpace()
-			if s.pos < len(src) {
-				if c := src[s.pos]; c == ',' {
-					s.pos++
-					s.skipSpace()
-					continue
-				} else if c == ']' {
-					s.pos++
-					break
-				}
+			more, err := s.separator(']', "',' or ']'")
+			if err != nil {
+				return err
 			}
-			return s.unexpected(s.pos, "',' or ']'")
+			if !more {
+				break
+			}
 		}
 	}
 	s.nodes[idx].n = n
@@ -321,18 +334,13 @@ func (s *scanner) object(depth int) error {
 			return err
 		}
 		s.members = append(s.members, pending{node: keyNode, off: off})
-		s.skipSpace()
-		if s.pos < len(src) {
-			if c := src[s.pos]; c == ',' {
-				s.pos++
-				s.skipSpace()
-				continue
-			} else if c == '}' {
-				s.pos++
-				break
-			}
+		more, err := s.separator('}', "',' or '}'")
+		if err != nil {
+			return err
 		}
-		return s.unexpected(s.pos, "',' or '}'")
+		if !more {
+			break
+		}
 	}
 	ms := s.members[base:]
 	// Keys are resolved only now: s.dec may have been reallocated while

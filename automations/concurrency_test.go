@@ -232,4 +232,3 @@ func TestFailedWriteKeepsOldRegistry(t *testing.T) {
 		})
 	}
 }
-

@@ -37,13 +37,13 @@ const stateDirVar = statestore.EnvStateDir
 
 // Env is everything install, status and remove need from the machine.
 type Env struct {
-	GOOS       string                 // runtime.GOOS, or another for tests
-	Getenv     func(string) string    // the installing process's environment
-	Home       string                 // the user's home directory (absolute)
-	UID        int                    // for launchctl's gui/<uid> domain
-	Executable string                 // the gh-prloop binary the timer runs (absolute)
-	StateRoot  string                 // statestore.Root (absolute); logs go under it
-	RRule      string                 // policy.HeartbeatRRule
+	GOOS       string              // runtime.GOOS, or another for tests
+	Getenv     func(string) string // the installing process's environment
+	Home       string              // the user's home directory (absolute)
+	UID        int                 // for launchctl's gui/<uid> domain
+	Executable string              // the gh-prloop binary the timer runs (absolute)
+	StateRoot  string              // statestore.Root (absolute); logs go under it
+	RRule      string              // policy.HeartbeatRRule
 	LookPath   func(string) (string, error)
 	// Run runs argv and returns its combined output. It is only called for
 	// the service manager's own tools (systemctl, launchctl, crontab).

@@ -18,6 +18,7 @@ func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.AddCommand(newScheduleCmd(defaultScheduleEnv))
 	root.SetIn(in)
 	root.SetOut(out)
 	root.SetErr(errOut)
@@ -25,6 +26,6 @@ func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 		return exitWith(2, "%v\nRun '%s --help' for usage.", err, c.CommandPath())
 	})
 	root.AddCommand(newEvaluateCmd(), newHashCmd(), newCanonicalCmd(), newPolicyCmd(), newReportCmd(defaultClient), newDemoCmd(), newPlanCmd(defaultPlanEnv()))
-	root.AddCommand(newAutomationsCmd(defaultAutomationsEnv()), newScheduleCmd(defaultScheduleEnv))
+	root.AddCommand(newAutomationsCmd(defaultAutomationsEnv()))
 	return root
 }

@@ -159,6 +159,9 @@ func checkRelPath(p string) error {
 			return refuse(CodeGitMetadataPath, "path %s is inside git metadata (%q)", quote([]byte(p)), c)
 		}
 	}
+	if why := validate.HiddenProblem(p, ""); why != "" {
+		return refuse(CodeHiddenCharacter, "path %s %s, which the approval screen cannot show as written; rename it", quote([]byte(p)), why)
+	}
 	return nil
 }
 

@@ -25,7 +25,11 @@ const (
 	CodeGitMetadataPath    = "path-inside-git-metadata"
 	CodeSymlinkEscape      = "path-leaves-worktree"
 	CodeSymlinkLoop        = "symlink-loop"
-	CodeChanged            = "changed-during-observation"
+	// CodeHiddenCharacter: a name the plan binds (path, branch, remote,
+	// PR title or body) holds a character a terminal does not show as
+	// itself: a control, bidi or zero-width character.
+	CodeHiddenCharacter = "hidden-character"
+	CodeChanged         = "changed-during-observation"
 )
 
 // Refusal is an observation the plan must not be built from. Message is

@@ -49,6 +49,16 @@ func refusalCases() []refusalCase {
 			mentions: []string{"docs/config", "git metadata"},
 		},
 		{
+			name: "a hard link to .git/config",
+			change: func(t *testing.T, w *world) {
+				if err := os.Link(filepath.Join(w.bed.Checkout, ".git", "config"), w.bed.Path("docs/settings.ini")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			code:     local.CodeGitMetadataPath,
+			mentions: []string{`"docs/settings.ini" is the same file as`, "config"},
+		},
+		{
 			name: "a path inside a directory git treats as .git",
 			change: func(t *testing.T, w *world) {
 				writeFile(t, w.bed.Path("docs/.Git/hooks/pre-commit"), "#!/bin/sh\n")

@@ -12,7 +12,7 @@ import (
 // whatever its name: new (untracked) or replacing a tracked file.
 func TestHardLinkIntoGitMetadataIsRefused(t *testing.T) {
 	for name, c := range map[string]struct{ link, target string }{
-		"new file linked to .git/config":         {"cfg-copy", ".git/config"},
+		"new file linked to .git/config":          {"cfg-copy", ".git/config"},
 		"tracked file replaced by a link to HEAD": {"dir/b.txt", ".git/HEAD"},
 		"link to the index":                       {"notes/index.bak", ".git/index"},
 	} {

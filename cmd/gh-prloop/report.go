@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cli/go-gh/v2/pkg/auth"
 	"github.com/cli/go-gh/v2/pkg/repository"
 	"github.com/prloop/gh-prloop/ghclient"
 	"github.com/prloop/gh-prloop/gitx"
@@ -131,7 +132,21 @@ func currentRepo(repoFlag string) (ghclient.Repo, error) {
 	if repoFlag != "" {
 		return ghclient.ParseRepo(repoFlag)
 	}
-	cur, err := repository.Current()
+	// GH_REPO first, as gh does; then the checkout's remotes, read through
+	// the sanitized git runner (not go-gh's repository.Current, which runs
+	// git with the user's whole environment and configuration).
+	if v := os.Getenv("GH_REPO"); v != "" {
+		cur, err := repository.Parse(v)
+		if err != nil {
+			return ghclient.Repo{}, fmt.Errorf("GH_REPO: %w", err)
+		}
+		return ghclient.ParseRepo(cur.Owner + "/" + cur.Name)
+	}
+	git, err := gitx.New(gitx.Options{PassEnv: os.Getenv})
+	if err != nil {
+		return ghclient.Repo{}, err
+	}
+	cur, err := local.CurrentRepository(context.Background(), git, ".", auth.KnownHosts())
 	if err != nil {
 		return ghclient.Repo{}, fmt.Errorf("cannot tell which repository to use (%v); pass --repo owner/name", err)
 	}

@@ -58,9 +58,14 @@ func driftCases() []driftCase {
 		},
 		{
 			name: "a .gitattributes filter no driver cleans",
+			before: func(t *testing.T, w *world) {
+				// The driver is configured with a smudge command only: no
+				// clean or process command runs on status, diff or add, so
+				// the safe profile accepts it. (A driver the repository does
+				// not configure at all is refused: filter-driver-not-configured.)
+				setup(t, w, "config", "filter.prloopnone.smudge", "cat")
+			},
 			change: func(t *testing.T, w *world) {
-				// No filter.<name>.clean or .process is configured at all,
-				// so the attribute is inert and the safe profile accepts it.
 				writeFile(t, w.bed.Path(".gitattributes"), "*.md text\n*.go diff=golang filter=prloopnone\n")
 			},
 			fields: []string{boundary + "attributes_snapshot_sha256", snap + "diff_sha256", snap + "paths", snap + "path_records", snap + "worktree_status_sha256"},
@@ -72,6 +77,8 @@ func driftCases() []driftCase {
 				// look at every path's filter attribute, find none naming
 				// it, and accept.
 				setup(t, w, "config", "filter.prloopunused.clean", "touch "+filterMarker(w)+"; cat")
+				setup(t, w, "config", "filter.prloopnone.smudge", "cat")
+				setup(t, w, "config", "filter.prloopother.smudge", "cat")
 				writeFile(t, w.bed.Path(".gitattributes"), "*.md text\n*.go diff=golang filter=prloopnone\n")
 			},
 			change: func(t *testing.T, w *world) {

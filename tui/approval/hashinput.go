@@ -83,15 +83,29 @@ func (h *hashInput) Update(k tea.KeyMsg) {
 	}
 }
 
-// View draws the field in width cells, keeping the cursor visible.
+// Cursor glyphs for a screen without colour.
+const (
+	cursorBlock = "█"
+	cursorBar   = "▏"
+)
+
+// View draws the field in width cells, keeping the cursor visible: a value
+// longer than the field scrolls so that the cursor stays on screen.
 func (h *hashInput) View(width int) string {
 	if width <= 0 {
 		return ""
 	}
+	// Without colour (NO_COLOR, a dumb terminal) reverse video renders as
+	// nothing, so the cursor is drawn as a glyph instead: a block at the
+	// end, a bar before the character it is on.
+	plain := h.cursorS.Render(" ") == " "
 	if len(h.value) == 0 {
 		cur := ""
 		if h.focused {
 			cur = h.cursorS.Render(" ")
+			if plain {
+				cur = cursorBlock
+			}
 			width--
 		}
 		return cur + h.muted.Render(sanitize.Line(h.placeholder, width))
@@ -100,6 +114,13 @@ func (h *hashInput) View(width int) string {
 	at, after := " ", ""
 	if h.pos < len(h.value) {
 		at, after = string(h.value[h.pos]), string(h.value[h.pos+1:])
+	}
+	if h.focused && plain {
+		if h.pos == len(h.value) {
+			at = cursorBlock
+		} else {
+			at, after = cursorBar, at+after
+		}
 	}
 	// Show the end of a long value: that is where typing happens.
 	room := width - 1

@@ -77,10 +77,10 @@ func bedPlanEnv(bed *testbed.Bed, stateDir string) planEnv {
 	}
 	return planEnv{
 		tempState: tempState,
-		client: func(*cobra.Command) (*ghclient.Client, error) { return bed.Client, nil },
-		git:    func() (*gitx.Runner, error) { return bed.Runner, nil },
-		host:   bed.Host,
-		now:    time.Now,
+		client:    func(*cobra.Command) (*ghclient.Client, error) { return bed.Client, nil },
+		git:       func() (*gitx.Runner, error) { return bed.Runner, nil },
+		host:      bed.Host,
+		now:       time.Now,
 		getenv: func(k string) string {
 			if k == statestore.EnvStateDir && os.Getenv(k) == "" {
 				return stateDir

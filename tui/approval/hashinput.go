@@ -72,10 +72,23 @@ func (h *hashInput) Update(k tea.KeyMsg) {
 		h.value = append([]rune(nil), h.value[h.pos:]...)
 		h.pos = 0
 	case k.Type == tea.KeyRunes || k.Type == tea.KeySpace:
+		// Whitespace is shown as one space per run, so that a two-line
+		// paste (newline and indentation) reads like the hash as shown.
 		var ins []rune
+		prevSpace := h.pos > 0 && h.value[h.pos-1] == ' '
 		for _, r := range k.Runes {
-			if unicode.IsGraphic(r) && !unicode.Is(unicode.Cf, r) && len(h.value)+len(ins) < h.limit {
+			if len(h.value)+len(ins) >= h.limit {
+				break
+			}
+			switch {
+			case unicode.IsSpace(r):
+				if !prevSpace {
+					ins = append(ins, ' ')
+				}
+				prevSpace = true
+			case unicode.IsGraphic(r) && !unicode.Is(unicode.Cf, r):
 				ins = append(ins, r)
+				prevSpace = false
 			}
 		}
 		h.value = append(h.value[:h.pos], append(ins, h.value[h.pos:]...)...)
@@ -125,7 +138,7 @@ func (h *hashInput) View(width int) string {
 	// Show the end of a long value: that is where typing happens.
 	room := width - 1
 	if w := ansi.StringWidth(before); w > room {
-		before = ansi.TruncateLeft(before, w-room, "…")
+		before = ansi.TruncateLeft(before, w-room+1, "…")
 	}
 	room -= ansi.StringWidth(before)
 	after = ansi.Truncate(after, max(room, 0), "…")

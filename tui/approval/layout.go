@@ -90,10 +90,10 @@ func (m *Model) SetSize(width, height int) {
 // "Plan hash" where the hash still fits on one line beside it, a short one
 // where only that keeps it on one line.
 func (m *Model) hashLabelWidth() int {
-	if m.width >= labelWidth+71 {
+	if m.width >= labelWidth+71 || m.width < 9+71 {
 		return labelWidth
 	}
-	return 6
+	return 9 // "approved " and "rebuilt " still fit
 }
 
 func (m *Model) hashHeight() int {
@@ -209,15 +209,15 @@ func (m *Model) fillDiff(reset bool) {
 		fixed = append(fixed, wrapStyled(m.st.Error, m.st.Glyphs.Fail+" "+why+"; this plan cannot be approved", width)...)
 	}
 	d := m.diffs[i]
-	if pathHidden {
-		fixed = append(fixed, wrapStyled(m.st.Warn, m.st.Glyphs.Notice+" the path has hidden characters, shown as "+"⟨U+…⟩", width)...)
-	}
 	if d == nil {
+		if pathHidden {
+			fixed = append(fixed, wrapStyled(m.st.Warn, m.st.Glyphs.Notice+" hidden characters in the path, shown as ⟨U+…⟩", width)...)
+		}
 		m.diff.SetContent(title, fixed, []string{m.st.Muted.Render(common.Fit("  computing the diff…", width))})
 		return
 	}
-	if d.hidden > 0 {
-		fixed = append(fixed, wrapStyled(m.st.Warn, fmt.Sprintf("%s %s in this diff, shown as ⟨U+…⟩ in this colour", m.st.Glyphs.Notice, plural(d.hidden, "hidden or control character")), width)...)
+	if n := d.hidden + hiddenCount(f.Path); n > 0 {
+		fixed = append(fixed, wrapStyled(m.st.Warn, fmt.Sprintf("%s %s, shown as ⟨U+…⟩", m.st.Glyphs.Notice, plural(n, "hidden or control character")), width)...)
 	}
 	m.diff.SetContent(title, fixed, m.diffRows(d, width))
 }
@@ -315,7 +315,7 @@ func (m *Model) reviewView() string {
 func (m *Model) hashLines(label, hash string) []string {
 	g := hashGroups(sanitize.Line(hash, 64))
 	lw := m.hashLabelWidth()
-	if lw < labelWidth && label == "Plan hash" {
+	if lw < len(label)+1 {
 		label = "hash"
 	}
 	lead := m.st.Muted.Render(common.Pad(label, lw))

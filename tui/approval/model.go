@@ -87,12 +87,12 @@ type Model struct {
 	unbound   []string    // per file: why what is shown is not the plan's blob ("" when it is)
 	opsInline bool        // the operations are listed by name in the summary
 	summary   pane.Model
-	files   fileList
-	diff    pane.Model
-	ops     pane.Model
-	drift   pane.Model
-	input   hashInput
-	spin    spinner.Model
+	files     fileList
+	diff      pane.Model
+	ops       pane.Model
+	drift     pane.Model
+	input     hashInput
+	spin      spinner.Model
 }
 
 type recheckMsg struct {

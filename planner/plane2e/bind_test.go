@@ -81,3 +81,40 @@ var escKey = tea.KeyMsg{Type: tea.KeyEsc}
 func filesOf(w *world, p *planner.Plan) ([]approval.File, error) {
 	return planner.Files(context.Background(), w.bed.Runner, p)
 }
+
+// Break 2: binary is decided by content (a NUL byte), not size: a text
+// file over 1 MiB is loaded and shown as text, whole, and still bound.
+func TestLargeTextIsTextAndNULIsBinary(t *testing.T) {
+	w := newWorld(t)
+	big := strings.Repeat("a line of ordinary text that is approved\n", 30000) // 1.2 MB
+	writeFile(t, w.bed.Path("big.txt"), big)
+	writeFile(t, w.bed.Path("blob.dat"), "ab\x00cd")
+	p := w.mustBuild()
+	files, err := filesOf(w, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, f := range files {
+		switch f.Path {
+		case "big.txt":
+			seen++
+			if f.Binary || f.New != big {
+				t.Errorf("big.txt: binary %v, %d bytes loaded", f.Binary, len(f.New))
+			}
+		case "blob.dat":
+			seen++
+			if !f.Binary {
+				t.Error("a NUL byte makes a file binary")
+			}
+		}
+	}
+	if seen != 2 {
+		t.Fatalf("files %d", seen)
+	}
+	tm := w.console(p)
+	approve(tm, p.PlanHash)
+	if r := w.finish(tm, false); r.Outcome != approval.Approved {
+		t.Fatalf("outcome %v (%v)", r.Outcome, r.Err)
+	}
+}

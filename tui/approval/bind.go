@@ -23,7 +23,14 @@ func gitBlobID(like, content string) string {
 		h = sha256.New()
 	}
 	h.Write([]byte("blob " + strconv.Itoa(len(content)) + "\x00"))
-	h.Write([]byte(content))
+	// In chunks: converting a file of megabytes to []byte at once would
+	// copy it whole.
+	var buf [32 << 10]byte
+	for len(content) > 0 {
+		n := copy(buf[:], content)
+		h.Write(buf[:n])
+		content = content[n:]
+	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 

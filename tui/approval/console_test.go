@@ -404,10 +404,15 @@ func TestRunCancelsOnCtrlC(t *testing.T) {
 	v := sampleView(t)
 	var k calls
 	cfg := k.config(v, RecheckResult{}, "")
+	var errOut bytes.Buffer
 	outcome, err := Run(context.Background(), Options{View: v, Recheck: cfg.Recheck, Record: cfg.Record,
-		In: strings.NewReader(v.PlanHash[:5] + "\x03"), Out: io.Discard, Styles: asciiStyles(), Width: 100, Height: 30})
+		In: strings.NewReader(v.PlanHash[:5] + "\x03"), Out: io.Discard, Err: &errOut, Styles: asciiStyles(), Width: 100, Height: 30})
 	if err != nil || outcome != Cancelled {
 		t.Fatalf("outcome %v, err %v", outcome, err)
+	}
+	// The alternate screen is gone: say what happened.
+	if errOut.String() != "cancelled; nothing was approved\n" {
+		t.Fatalf("stderr %q", errOut.String())
 	}
 	if re, rec := k.counts(); re != 0 || rec != 0 {
 		t.Fatalf("Recheck %d, Record %d", re, rec)

@@ -118,3 +118,19 @@ func TestLargeTextIsTextAndNULIsBinary(t *testing.T) {
 		t.Fatalf("outcome %v (%v)", r.Outcome, r.Err)
 	}
 }
+
+// Issue 10 item 3: a drift names the files that changed, not only the
+// digest that covers them.
+func TestDriftNamesTheChangedFile(t *testing.T) {
+	w := newWorld(t)
+	p := w.mustBuild()
+	tm := w.console(p)
+	writeFile(t, w.bed.Path(testbed.ModifiedFile), "package httpclient\n\n// edited after display\n")
+	approve(tm, p.PlanHash)
+	w.waitScreen(tm, testbed.ModifiedFile+" (content changed)")
+	r := w.finish(tm, true)
+	if r.Outcome != approval.Drift || len(r.Files) != 1 || r.Files[0] != testbed.ModifiedFile+" (content changed)" {
+		t.Fatalf("outcome %v, files %q", r.Outcome, r.Files)
+	}
+	w.assertNothingRecorded()
+}

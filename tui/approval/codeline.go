@@ -86,6 +86,17 @@ func hiddenCount(s string) int {
 	return n
 }
 
+// pathHiddenCount is how many characters of a path are shown as tokens.
+func pathHiddenCount(p string) int {
+	n := 0
+	for _, seg := range sanitize.EscapeSegments(p, sanitize.EscapeOptions{}) {
+		if seg.Escaped {
+			n++
+		}
+	}
+	return n
+}
+
 // shownPath is a path as the console shows it: escaped, in one string, and
 // whether anything in it had to be escaped.
 func shownPath(p string) (string, bool) {

@@ -2,6 +2,8 @@ package approval
 
 import (
 	"fmt"
+
+	"github.com/charmbracelet/lipgloss"
 	"sort"
 	"strings"
 
@@ -31,10 +33,10 @@ func (m *Model) fillDrift() {
 	for _, c := range r.Changes {
 		lines = append(lines, st.Title.Render(sanitize.Line(pathLabel(c), w)))
 		if c.Kind != docdiff.Added {
-			lines = append(lines, st.Fail.Bold(false).Render("    - "+sanitize.Line(c.Old, w-6)))
+			lines = append(lines, valueRows(st.Fail.Bold(false), "- ", c.Old, w)...)
 		}
 		if c.Kind != docdiff.Removed {
-			lines = append(lines, st.Pass.Render("    + "+sanitize.Line(c.New, w-6)))
+			lines = append(lines, valueRows(st.Pass, "+ ", c.New, w)...)
 		}
 	}
 	if r.Err != nil {
@@ -62,7 +64,7 @@ func pathLabel(c docdiff.Change) string {
 
 func (m *Model) driftView() string {
 	st := m.st
-	parts := []string{st.Error.Render(sanitize.Line(st.Glyphs.Fail+" "+DriftHeadline, m.width))}
+	parts := m.driftHeadline()
 	parts = append(parts, m.hashLines("approved", m.cfg.View.PlanHash)...)
 	parts = append(parts, m.hashLines("rebuilt", m.result.RebuiltHash)...)
 	parts = append(parts, m.drift.View())
@@ -122,4 +124,22 @@ func changedFiles(shown []File, rebuilt map[string]string) []string {
 	}
 	sort.Strings(added)
 	return append(out, added...)
+}
+
+// valueRows shows a changed value whole, wrapped under its sign.
+func valueRows(style lipgloss.Style, sign, value string, width int) []string {
+	var out []string
+	for i, r := range wrapText(sanitize.Line(value, 1<<14), width-6) {
+		lead := "      "
+		if i == 0 {
+			lead = "    " + sign
+		}
+		out = append(out, style.Render(lead+r))
+	}
+	return out
+}
+
+// driftHeadline is the headline wrapped to the width: it is the verdict.
+func (m *Model) driftHeadline() []string {
+	return wrapStyled(m.st.Error, m.st.Glyphs.Fail+" "+DriftHeadline, m.width)
 }

@@ -54,7 +54,7 @@ func (m *Model) SetSize(width, height int) {
 	if m.inDrift() {
 		m.fillDrift()
 		// headline, two hashes, the "plan again" line, help
-		m.drift.SetSize(w, m.height-1-2*m.hashHeight()-1-m.helpHeight())
+		m.drift.SetSize(w, m.height-len(m.driftHeadline())-2*m.hashHeight()-1-m.helpHeight())
 		return
 	}
 
@@ -216,7 +216,7 @@ func (m *Model) fillDiff(reset bool) {
 		m.diff.SetContent(title, fixed, []string{m.st.Muted.Render(common.Fit("  computing the diff…", width))})
 		return
 	}
-	if n := d.hidden + hiddenCount(f.Path); n > 0 {
+	if n := d.hidden + pathHiddenCount(f.Path); n > 0 {
 		fixed = append(fixed, wrapStyled(m.st.Warn, fmt.Sprintf("%s %s, shown as ⟨U+…⟩", m.st.Glyphs.Notice, plural(n, "hidden or control character")), width)...)
 	}
 	m.diff.SetContent(title, fixed, m.diffRows(d, width))

@@ -74,7 +74,7 @@ func (m *Model) summaryLines(width int) []string {
 }
 
 // wrapFacts joins facts with sep into lines of at most width cells,
-// breaking only between facts (a fact wider than a line is cut).
+// breaking between facts (a fact wider than a line is wrapped).
 func wrapFacts(facts []string, sep string, width int) []string {
 	if width <= 0 {
 		return nil
@@ -82,7 +82,18 @@ func wrapFacts(facts []string, sep string, width int) []string {
 	var out []string
 	cur := ""
 	for _, f := range facts {
-		f = sanitize.Line(f, width)
+		f = sanitize.Line(f, 1<<12)
+		if ansi.StringWidth(f) > width {
+			// A fact wider than a line is wrapped on lines of its own,
+			// never cut.
+			if cur != "" {
+				out = append(out, cur)
+			}
+			parts := wrapText(f, width)
+			out = append(out, parts[:len(parts)-1]...)
+			cur = parts[len(parts)-1]
+			continue
+		}
 		switch {
 		case cur == "":
 			cur = f

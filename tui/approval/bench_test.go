@@ -8,7 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// largeFiles is n modified files of about 860 KB each, every 50th line
+// largeFiles is n modified files of about 860 KB each, every third line
 // changed: the case that took 21 s before the console appeared when every
 // diff was computed up front.
 func largeFiles(n int) []File {
@@ -16,7 +16,7 @@ func largeFiles(n int) []File {
 	for i := 0; old.Len() < 860<<10; i++ {
 		line := fmt.Sprintf("line %6d of a large generated file, padded to read like code;\n", i)
 		old.WriteString(line)
-		if i%50 == 0 {
+		if i%3 == 0 {
 			line = fmt.Sprintf("LINE %6d was changed by the plan, so the diff has work to do;\n", i)
 		}
 		nw.WriteString(line)

@@ -18,12 +18,46 @@ import (
 
 var codeEscape = sanitize.EscapeOptions{Tab: "    "}
 
+// painter draws text in one style by concatenation: the style's opening
+// and closing sequences are taken once from lipgloss. A large diff is tens
+// of thousands of rows, and lipgloss.Style.Render costs microseconds a
+// call. Only for styles of colour and weight (no padding, width, border).
+type painter struct{ pre, post string }
+
+func paint(st lipgloss.Style) painter {
+	const mark = "\u2063" // INVISIBLE SEPARATOR: never in a styled text of ours
+	r := st.Render(mark)
+	i := strings.Index(r, mark)
+	if i < 0 {
+		return painter{}
+	}
+	return painter{pre: r[:i], post: r[i+len(mark):]}
+}
+
+// Render is st.Render(s) for the style the painter was made from.
+func (p painter) Render(s string) string {
+	if s == "" {
+		return ""
+	}
+	return p.pre + s + p.post
+}
+
 // codeRows draws s in rows of at most width cells: plain text in text,
 // every escape token in warn. A token is never split across rows unless it
 // is wider than a row.
-func codeRows(s string, width int, text, warn lipgloss.Style) []string {
+func codeRows(s string, width int, text, warn painter) []string {
 	if width <= 0 {
 		return nil
+	}
+	if plainASCII(s) {
+		// Most code: nothing to escape, one cell per byte. Style each row
+		// once (lipgloss is the cost of drawing a large diff).
+		var rows []string
+		for len(s) > width {
+			rows = append(rows, text.Render(s[:width]))
+			s = s[width:]
+		}
+		return append(rows, text.Render(s))
 	}
 	var rows []string
 	var row strings.Builder
@@ -101,4 +135,14 @@ func pathHiddenCount(p string) int {
 // whether anything in it had to be escaped.
 func shownPath(p string) (string, bool) {
 	return sanitize.Escape(p, sanitize.EscapeOptions{})
+}
+
+// plainASCII reports whether s is printable ASCII only (space included).
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }

@@ -203,7 +203,7 @@ func (m *Model) fillDiff(reset bool) {
 	if ansi.StringWidth(title)+2 > width {
 		// The path is part of what is approved: shown whole, wrapped.
 		title = fmt.Sprintf("Diff %s file %d of %d", m.st.Glyphs.Sep, i+1, len(m.cfg.View.Files))
-		fixed = append(fixed, codeRows(f.Path, width, m.st.Text, m.st.Warn)...)
+		fixed = append(fixed, codeRows(f.Path, width, paint(m.st.Text), paint(m.st.Warn))...)
 	}
 	if why := m.unbound[i]; why != "" {
 		fixed = append(fixed, wrapStyled(m.st.Error, m.st.Glyphs.Fail+" "+why+"; this plan cannot be approved", width)...)
@@ -232,28 +232,35 @@ func (m *Model) diffRows(d *fileDiff, width int) []string {
 	numW := len(strconv.Itoa(maxNum))
 	gutter := numW + 3
 	room := max(width-gutter, 1)
-	removed := m.st.Fail.Bold(false)
-	var out []string
+	muted, warn := paint(m.st.Muted), paint(m.st.Warn)
+	kinds := map[lineKind]struct {
+		style painter
+		mark  string
+	}{
+		lineContext: {paint(m.st.Text), " "},
+		lineAdded:   {paint(m.st.Pass), "+"},
+		lineRemoved: {paint(m.st.Fail.Bold(false)), "-"},
+	}
+	for k, v := range kinds {
+		v.mark = v.style.Render(v.mark)
+		kinds[k] = v
+	}
+	blank := muted.Render(strings.Repeat(" ", numW))
+	out := make([]string, 0, len(d.lines))
 	for _, l := range d.lines {
 		if l.kind == lineNote {
 			for _, r := range wrapText(sanitize.Line(l.text, 1<<12), width) {
-				out = append(out, m.st.Muted.Render(r))
+				out = append(out, muted.Render(r))
 			}
 			continue
 		}
-		style, mark := m.st.Text, " "
-		switch l.kind {
-		case lineAdded:
-			style, mark = m.st.Pass, "+"
-		case lineRemoved:
-			style, mark = removed, "-"
-		}
-		for j, r := range codeRows(l.text, room, style, m.st.Warn) {
-			num := strings.Repeat(" ", numW)
+		k := kinds[l.kind]
+		for j, r := range codeRows(l.text, room, k.style, warn) {
+			num := blank
 			if j == 0 {
-				num = fmt.Sprintf("%*d", numW, l.num)
+				num = muted.Render(fmt.Sprintf("%*d", numW, l.num))
 			}
-			out = append(out, m.st.Muted.Render(num)+" "+style.Render(mark)+" "+r)
+			out = append(out, num+" "+k.mark+" "+r)
 		}
 	}
 	return out

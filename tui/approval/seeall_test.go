@@ -54,7 +54,7 @@ func TestHiddenCharactersAreShownAndWarned(t *testing.T) {
 	}
 	// In colour the escapes are drawn in the warning colour.
 	st := colourStyles()
-	rows := codeRows("a\u200bb", 20, st.Text, st.Warn)
+	rows := codeRows("a\u200bb", 20, paint(st.Text), paint(st.Warn))
 	if len(rows) != 1 || !strings.Contains(rows[0], st.Warn.Render("⟨U+200B⟩")) {
 		t.Fatalf("escape not in the warning colour: %q", rows)
 	}

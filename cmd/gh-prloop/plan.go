@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -31,6 +33,9 @@ type planEnv struct {
 	now     func() time.Time
 	getenv  func(string) string
 	homeDir func() (string, error)
+	// tempState is a state directory removed when the command ends (the
+	// demo's); an approval recorded there is not pointed at.
+	tempState string
 }
 
 func defaultPlanEnv() planEnv {
@@ -134,7 +139,7 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 		return observeError(err)
 	}
 	view := approval.FromDocument(p.Doc, p.Canonical)
-	view.Title, view.Approver = p.Title, login
+	view.Title, view.Body, view.Approver = p.Title, p.Body, login
 	if view.Files, err = planner.Files(ctx, git, p); err != nil {
 		return exitWith(1, "reading the changed files: %v", err)
 	}
@@ -151,12 +156,12 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 		if err != nil {
 			return approval.RecheckResult{}, err
 		}
-		return approval.RecheckResult{Document: q.Canonical, PlanHash: q.PlanHash}, nil
+		return approval.RecheckResult{Document: q.Canonical, PlanHash: q.PlanHash, Blobs: planner.Blobs(q)}, nil
 	}
 	record := func(ctx context.Context) (string, error) {
 		return recordApproval(ctx, env, p, runID, viewerID, login)
 	}
-	outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout()})
+	outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()})
 	if err != nil && outcome == approval.Failed {
 		return exitWith(1, "%v", err)
 	}
@@ -179,8 +184,12 @@ func recordApproval(ctx context.Context, env planEnv, p *planner.Plan, runID str
 		return "", err
 	}
 	s := p.Doc.InitialSnapshot
-	return fmt.Sprintf("Approved plan %s for %s (%s <- %s, %d operations) as %s; recorded in %s",
-		p.PlanHash, s.Repository, s.BaseBranch, s.HeadBranch, len(p.Doc.InitialManifest.Operations), login, dir), nil
+	where := "recorded in " + dir
+	if env.tempState != "" && (dir == env.tempState || strings.HasPrefix(dir, env.tempState+string(filepath.Separator))) {
+		where = "recorded in the demo's temporary state directory, removed on exit (set " + statestore.EnvStateDir + " to keep it)"
+	}
+	return fmt.Sprintf("Approved plan %s for %s (%s <- %s, %d operations) as %s; %s",
+		p.PlanHash, s.Repository, s.BaseBranch, s.HeadBranch, len(p.Doc.InitialManifest.Operations), login, where), nil
 }
 
 func newRunID() (string, error) {

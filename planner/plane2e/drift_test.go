@@ -1,6 +1,8 @@
 package plane2e
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -232,9 +234,9 @@ func TestTheRightHashApprovesAndRecords(t *testing.T) {
 	wrong := []byte(p.PlanHash)
 	wrong[63] = "01"[map[bool]int{true: 1, false: 0}[wrong[63] == '0']]
 	refused := []struct{ typed, hint string }{
-		{string(wrong), "it does not match"},
-		{p.PlanHash[:32], "only the first 32 of 64 characters"},
-		{strings.ToUpper(p.PlanHash), "case differs"},
+		{string(wrong), "group 8 of 8 differs"},
+		{p.PlanHash[:32], "only 32 of the 64 characters"},
+		{strings.ToUpper(p.PlanHash), "the case differs"},
 		{"", "nothing was typed"},
 	}
 	for _, c := range refused {
@@ -243,6 +245,7 @@ func TestTheRightHashApprovesAndRecords(t *testing.T) {
 		}
 		approve(tm, c.typed)
 		w.waitScreen(tm, approval.Refusal, c.hint)
+		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU}) // the refused input is kept; clear it
 	}
 	if n := w.rechecks.Load(); n != 0 {
 		t.Fatalf("a refused input triggered %d re-checks", n)

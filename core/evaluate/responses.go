@@ -61,7 +61,7 @@ type verdict struct {
 	// is not one (the bot's findings issue comment; classify gives a notice
 	// or any other comment a null commit_sha).
 	findings bool
-	zero       bool // a qualifying zero-findings signal for the requested head
+	zero     bool // a qualifying zero-findings signal for the requested head
 }
 
 func readVerdict(s schema.State) verdict {

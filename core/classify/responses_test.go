@@ -352,8 +352,8 @@ func TestVerdictMentioningNoticePhraseIsNotANotice(t *testing.T) {
 // looked for the words anywhere, and these were halted as notices.
 func TestQuotedNoticeIsNotANotice(t *testing.T) {
 	for name, body := range map[string]string{
-		"quote block":   "> " + fixture(t, "notice_deactivated.md") + "\n\nThis was fixed by reconnecting the workspace.",
-		"later in text": "Heads-up from the previous run: " + fixture(t, "notice_account.md"),
+		"quote block":                       "> " + fixture(t, "notice_deactivated.md") + "\n\nThis was fixed by reconnecting the workspace.",
+		"later in text":                     "Heads-up from the previous run: " + fixture(t, "notice_account.md"),
 		"something went wrong mid-sentence": "The migration failed because something went wrong in the schema step.",
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -46,7 +46,7 @@ classifies such a file offline, with the same console, plain and --json output,
 without a token or network.`,
 		Example: "  gh-prloop report 42\n  gh-prloop report https://github.com/octo-org/widgets/pull/42 --json\n  gh-prloop report 42 --repo octo-org/widgets --watch=10\n" +
 			"  gh-prloop report 42 --save-observation pr42.json\n  gh-prloop report --replay pr42.json --json",
-		Args:    cobra.MaximumNArgs(1),
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && cmd.Flags().Changed("watch") {
 				return exitWith(2, "--json and --watch cannot be combined")

@@ -26,6 +26,9 @@ const (
 	MaxObservationBytes = 64 << 20
 )
 
+// readLimit is MaxObservationBytes; tests lower it.
+var readLimit int64 = MaxObservationBytes
+
 // ObservationFile is the saved document. Observation is observe.PR exactly
 // as ghclient returned it (and inspect.Observe completed it with the review
 // request's reactions); nothing is classified or sanitized before saving.
@@ -108,12 +111,12 @@ func SaveObservation(path string, obs *observe.PR) error {
 // live observation could not hold are errors (*ObservationError), never
 // repaired. The text inside stays untrusted, as it was when fetched.
 func LoadObservation(r io.Reader) (*observe.PR, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxObservationBytes+1))
+	data, err := io.ReadAll(io.LimitReader(r, readLimit+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxObservationBytes {
-		return nil, obsErr("", CodeObsTooLarge, "larger than %d bytes", MaxObservationBytes)
+	if int64(len(data)) > readLimit {
+		return nil, obsErr("", CodeObsTooLarge, "larger than %d bytes", readLimit)
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil || top == nil {

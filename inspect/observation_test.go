@@ -110,3 +110,28 @@ func TestSaveObservationIsAtomic(t *testing.T) {
 		t.Fatalf("saved file does not load back: %v", err)
 	}
 }
+
+// The summary's security row and marker reach the live view and --json, and
+// the verdict stays the code review's.
+func TestSecurityReviewShownInLiveViews(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "cmd", "gh-prloop", "testdata", "replay", "clean-by-reaction-on-pr.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	obs, err := LoadObservation(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Replay(obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := r.JSON()
+	if doc.Live.SecurityState != "completed" || !doc.Live.SecurityMarker || doc.Result.Classification != "zero-findings" {
+		t.Fatalf("live %+v result %+v", doc.Live, doc.Result)
+	}
+	if v := r.View(); v.SummaryState != "completed · security completed" {
+		t.Errorf("view summary %q", v.SummaryState)
+	}
+}

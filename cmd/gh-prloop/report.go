@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
@@ -76,8 +77,15 @@ without a token or network.`,
 			if err != nil {
 				return resolveError(err)
 			}
+			var mu sync.Mutex
+			lastRequest := "" // a refresh reads the same request's reactions in its one query
 			observe := func(ctx context.Context) (*inspect.Result, error) {
-				r, err := inspect.Observe(ctx, c, repo, number)
+				mu.Lock()
+				defer mu.Unlock()
+				r, err := inspect.ObserveWithRequest(ctx, c, repo, number, lastRequest)
+				if err == nil {
+					lastRequest = r.RequestNodeID
+				}
 				if err == nil && saveObs != "" {
 					err = inspect.SaveObservation(saveObs, r.Obs)
 				}

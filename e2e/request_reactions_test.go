@@ -69,3 +69,27 @@ func TestRequestReactionsInTheSameQuery(t *testing.T) {
 		t.Errorf("stale hint: cost %+v reactions %+v", stale.Cost, reactionsOn(stale.Obs, strconv.FormatInt(req.ID, 10)))
 	}
 }
+
+// More than 100 reactors of one emoji on the request do not fit the query's
+// page: that comment's reactions are then read whole over REST, never cut.
+func TestRequestReactionsBeyondOnePageFallBackToREST(t *testing.T) {
+	e := newEnv(t)
+	first := playFixRound(t, e, ghsim.Scenario{Kind: ghsim.CleanByReaction})
+	req := requestComment(t, first.Obs, ghsim.DemoFollowUpRequestBody)
+	for i := range 101 {
+		fan := e.sim.AddAccount(ghsim.Account{Login: "fan" + strconv.Itoa(i), Type: ghsim.TypeUser})
+		if _, err := e.pr.AddCommentReaction(req.ID, ghsim.Reaction{Content: "+1", User: fan, CreatedAt: e.clock.Now()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := inspect.ObserveWithRequest(context.Background(), e.client, demoRepo, ghsim.DemoPR, first.RequestNodeID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(reactionsOn(r.Obs, strconv.FormatInt(req.ID, 10))); got != 103 {
+		t.Fatalf("%d reactions on the request, want 103 (👀, the bot's 👍, 101 fans)", got)
+	}
+	if r.Cost.Requests != 3 || r.Cost.GraphQLPoints != 1 || r.Verdict.Classification != "zero-findings" { // the query, then two REST pages of 100
+		t.Errorf("cost %+v verdict %+v", r.Cost, r.Verdict)
+	}
+}

@@ -193,7 +193,7 @@ func (c *Client) requestReactions(ctx context.Context, repo Repo, n *requestNode
 			return nil, false, err
 		}
 		if more { // one page of one emoji is not all of them: read the list
-			rs, _, err := c.ReactionsForComment(ctx, repo, n.FullDatabaseID.V)
+			rs, err := c.commentReactions(ctx, repo, n.FullDatabaseID.V)
 			return rs, err == nil, err
 		}
 		out = append(out, rs...)

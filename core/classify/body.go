@@ -36,12 +36,6 @@ func opensWithZeroFindings(body string) bool {
 	return strings.HasPrefix(trimLead(body), zeroFindingsSentence)
 }
 
-// isCodexReview: a body that is one of the bot's review verdict shapes.
-func isCodexReview(body string) bool {
-	b := trimLead(body)
-	return strings.HasPrefix(b, "Codex Review") || strings.HasPrefix(b, findingsHeading)
-}
-
 func isSummary(body string) bool { return strings.HasPrefix(trimLead(body), summaryMarker) }
 
 // maxNoticeText bounds what the evaluator quotes from a notice.

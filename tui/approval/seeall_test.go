@@ -111,7 +111,7 @@ func TestEverythingApprovedVisibleAt80x24(t *testing.T) {
 	v.Body = "Fixes the typo."
 	m := goldenModel(t, v, 80, 24)
 	view := m.View()
-	for _, want := range []string{"octo-org/hello-world on github.com via remote origin", "base ", "head ", "mode ", "boundary ", "isolation", "validate ", "make lint", "title ", "body       Fixes the typo.", "operations ", "9.bootstrap-automation", "Files (3)", "46452943 95721444"} {
+	for _, want := range []string{"octo-org/hello-world on github.com via remote origin", "base ", "head ", "mode ", "boundary ", "isolation", "validate ", "make lint", "title ", "body       Fixes the typo.", "operations ", "9.bootstrap-automation", "Files (3)", v.PlanHash[:8] + " " + v.PlanHash[8:16]} {
 		if !strings.Contains(view, want) {
 			t.Errorf("missing %q at 80x24:\n%s", want, view)
 		}

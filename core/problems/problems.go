@@ -79,6 +79,22 @@ func (l *List) Merge(o List) {
 	}
 }
 
+// Full reports whether the list is at its cap, so that a caller about to
+// report many problems can count them (Skip) instead of building each one.
+func (l List) Full() bool { return len(l) >= MaxProblems }
+
+// Skip counts n problems past the cap without listing them. Below the cap
+// it is a mistake (the problems would be lost), so it panics.
+func (l *List) Skip(n int) {
+	if n <= 0 {
+		return
+	}
+	if !l.Full() {
+		panic("problems: Skip below the cap")
+	}
+	l.drop(n)
+}
+
 // Dropped is how many problems the cap left out (0 for a complete list).
 func (l List) Dropped() int {
 	if n := len(l); n > 0 && l[n-1].Code == TooMany {

@@ -106,6 +106,14 @@ func (s *scanner) scan(src []byte) error {
 	if need := len(src)/4 + 16; cap(s.nodes) < need {
 		s.nodes = make([]node, 0, need)
 	}
+	// The same for the members of open objects and the key order: a wide
+	// object's member list grown by copying once doubled its peak.
+	if need := len(src)/16 + 16; cap(s.members) < need {
+		s.members = make([]pending, 0, need)
+	}
+	if need := len(src)/16 + 16; cap(s.order) < need {
+		s.order = make([]int32, 0, need)
+	}
 	s.skipSpace()
 	if s.pos >= len(src) {
 		return s.fail(len(src), CodeEmptyInput, "empty input")

@@ -106,14 +106,7 @@ func (s *scanner) scan(src []byte) error {
 	if need := len(src)/4 + 16; cap(s.nodes) < need {
 		s.nodes = make([]node, 0, need)
 	}
-	// The same for the members of open objects and the key order: a wide
-	// object's member list grown by copying once doubled its peak.
-	if need := len(src)/16 + 16; cap(s.members) < need {
-		s.members = make([]pending, 0, need)
-	}
-	if need := len(src)/16 + 16; cap(s.order) < need {
-		s.order = make([]int32, 0, need)
-	}
+
 	s.skipSpace()
 	if s.pos >= len(src) {
 		return s.fail(len(src), CodeEmptyInput, "empty input")
@@ -390,6 +383,9 @@ func (s *scanner) object(depth int) error {
 		if err := s.value(depth); err != nil {
 			return err
 		}
+		if len(s.members) == cap(s.members) {
+			s.members = growTo(s.members, len(src)/16)
+		}
 		s.members = append(s.members, s.pendingKey(keyNode, off))
 		if s.overBudget() {
 			return s.tooManyValues()
@@ -411,12 +407,24 @@ func (s *scanner) object(depth int) error {
 		return err
 	}
 	a := len(s.order)
+	s.order = slices.Grow(s.order, len(ms))
 	for i := range ms {
 		s.order = append(s.order, int32(ms[i].node&^decodedKey))
 	}
 	s.nodes[idx] = node{nk: uint32(len(ms))<<kindBits | uint32(kindObject), a: uint32(a), b: uint32(len(s.nodes))}
 	s.members = s.members[:base]
 	return nil
+}
+
+// growTo makes room in a full member stack. Small ones grow as
+// append would; past a few thousand entries the slice jumps once to bound (a
+// wide object's worth for this document) instead of through a chain of
+// copies whose garbage once doubled the peak of hashing a wide object.
+func growTo(xs []pending, bound int) []pending {
+	if len(xs) < 4096 || bound <= cap(xs) {
+		return slices.Grow(xs, 1)
+	}
+	return slices.Grow(xs, bound-len(xs))
 }
 
 // pendingKey records the key node i, whose quote is at off, by offsets.

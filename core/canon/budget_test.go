@@ -34,8 +34,8 @@ func wantCode(t *testing.T, err error, code string) {
 
 // TestParseValueBudget (issue 12, break 4): Parse refuses a document of more
 // than MaxValues values with too-many-values before building any Value.
-// (HashDocument, which builds no Values, has no budget: TestHashDocumentMemory
-// hashes a document above it.)
+// (HashDocument and Canonicalize, which build no Values, have no budget:
+// TestScanBudgetBoundary.)
 func TestParseValueBudget(t *testing.T) {
 	over := []byte("[" + strings.Repeat("0,", MaxValues-1) + "0]")
 	_, err := Parse(over)
@@ -65,6 +65,23 @@ func TestScanBudgetBoundary(t *testing.T) {
 		_, err := scan(tc.nodes-1, tc.doc)
 		wantCode(t, err, CodeTooManyValues)
 	}
+	// Parse applies the budget; HashDocument and Canonicalize build no
+	// Values and have none.
+	defer func(old int) { parseBudget = old }(parseBudget)
+	parseBudget = 3
+	_, err := Parse([]byte("[1,2,3]"))
+	wantCode(t, err, CodeTooManyValues)
+	if _, err := HashDocument([]byte("[1,2,3]")); err != nil {
+		t.Fatalf("HashDocument: %v", err)
+	}
+	if _, err := Canonicalize([]byte("[1,2,3]")); err != nil {
+		t.Fatalf("Canonicalize: %v", err)
+	}
+	parseBudget = 4
+	if _, err := Parse([]byte("[1,2,3]")); err != nil {
+		t.Fatalf("Parse at its budget: %v", err)
+	}
+
 	s, err := scan(10, "[[1,2,3],[4,5,6],[7,8,9],[10,11,12],[13]]")
 	wantCode(t, err, CodeTooManyValues)
 	if len(s.nodes) > 10+4 {
@@ -88,7 +105,7 @@ func allocated(f func()) uint64 {
 // once, and the canonical bytes stream into the digest; the 24-byte tape
 // grown by copying plus a whole canonical copy came to about 20 times.
 func TestHashDocumentMemory(t *testing.T) {
-	doc := intArray(MaxValues + 1<<16) // about 26 MB, above Parse's budget
+	doc := intArray(1 << 20) // about 6 MB
 	var sum string
 	n := allocated(func() {
 		var err error

@@ -37,6 +37,10 @@ func putScanner(s *scanner) {
 // Canonicalize and HashDocument build no Values and have no such budget.
 const MaxValues = 1 << 22
 
+// parseBudget is MaxValues; a variable only so that tests can show the
+// budget's edges on small documents.
+var parseBudget = MaxValues
+
 // Parse decodes one strict JSON document into a Value. It is stricter than
 // both encoding/json and Python: anything two decoders could read
 // differently is an error (see SyntaxError codes), never silently repaired.
@@ -44,7 +48,7 @@ const MaxValues = 1 << 22
 func Parse(data []byte) (any, error) {
 	s := getScanner()
 	defer putScanner(s)
-	s.maxValues = MaxValues
+	s.maxValues = parseBudget
 	if err := s.scan(data); err != nil {
 		return nil, err
 	}

@@ -12,12 +12,12 @@ import (
 	"github.com/prloop/gh-prloop/core/problems"
 )
 
-// TestErrorListBounded (issue 12, break 4): a state with a hundred thousand
+// TestErrorListBounded (issue 12, break 4): a state with twenty thousand
 // unknown fields reports the first MaxProblems problems and one final
 // too-many-problems problem that counts the rest, for every kind; the
 // printed result stays small (a 20 MB object once printed 169 MB of errors).
 func TestErrorListBounded(t *testing.T) {
-	const extra = 100_000
+	const extra = 20_000
 	for _, kind := range []string{entrypoint.KindState, entrypoint.KindInitial, entrypoint.KindPrompt} {
 		var doc map[string]any
 		switch kind {

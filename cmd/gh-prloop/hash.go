@@ -13,11 +13,17 @@ func newHashCmd() *cobra.Command {
 		Short: "Print the lowercase SHA-256 of a JSON document's canonical form",
 		Args:  cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			b, err := canonicalOf(cmd, args)
+			data, err := readInput(cmd, args)
 			if err != nil {
 				return err
 			}
-			_, err = fmt.Fprintln(cmd.OutOrStdout(), canon.Hash(b))
+			// Streamed into the digest: a large document never has a
+			// second, canonical copy in memory.
+			sum, err := canon.HashDocument(data)
+			if err != nil {
+				return exitWith(1, "%v", err)
+			}
+			_, err = fmt.Fprintln(cmd.OutOrStdout(), sum)
 			return err
 		},
 	}

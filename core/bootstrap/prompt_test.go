@@ -382,7 +382,7 @@ func TestPromptStateRequestAndFreshLoop(t *testing.T) {
 		{name: "PendingRequestIsSet/head", mutate: func(d map[string]any) { state(d)["request_head_sha"] = nil },
 			want: []want{{stp + "/request_head_sha", problems.NullNotAllowed}}},
 		{name: "ObservedAfterTheRequest", mutate: func(d map[string]any) { state(d)["observed_at"] = "2026-03-01T08:59:59Z" },
-			want: []want{{stp + "/observed_at", problems.InvalidValue}}},
+			want: []want{{stp + "/request_created_at", problems.Inconsistent}}},
 		{name: "ZeroFixRounds", mutate: func(d map[string]any) { state(d)["fix_rounds"] = canon.Number("1") },
 			want: []want{{stp + "/fix_rounds", problems.InvalidValue}}},
 		{name: "NoCompletedRequestKeys", mutate: func(d map[string]any) {

@@ -56,13 +56,8 @@ func (b *bind) checkState() {
 	// identities (automation_key, owned_automation_id, remote_name) are set
 	// is the recurring evaluator's write-mode rule; its problems are
 	// reported at the same paths (see checkEvaluator).
-	if c := st.RequestCreatedAt; c != nil && ok(at("request_created_at"), at("observed_at")) {
-		created, err1 := schema.ParseTime(*c)
-		observed, err2 := schema.ParseTime(st.ObservedAt)
-		if err1 == nil && err2 == nil && observed.Before(created) {
-			b.add(at("observed_at"), problems.InvalidValue, "the state must be observed after the request it records (%s)", *c)
-		}
-	}
+	// That the request is not after observed_at is the evaluator's
+	// observed-times rule (checkObservedTimes), reported at request_created_at.
 
 	// A fresh loop: no rounds, no plans, no approvals, no claim, not finalized.
 	if ok(at("fix_rounds")) && st.FixRounds != 0 {

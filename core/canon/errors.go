@@ -13,6 +13,9 @@ const (
 	CodeTrailingData  = "trailing-data"
 	CodeTooDeep       = "too-deep"
 	CodeSyntax        = "syntax"
+	// CodeTooManyValues: more values than Parse's budget (MaxValues), or
+	// more members than one container can hold.
+	CodeTooManyValues = "too-many-values"
 )
 
 // SyntaxError reports why Parse refused its input. Offset is the byte offset

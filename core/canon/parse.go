@@ -13,7 +13,7 @@ var scanners = sync.Pool{New: func() any { return new(scanner) }}
 // time a big observation is hashed.
 func getScanner() *scanner { return scanners.Get().(*scanner) }
 
-// maxPooledNodes keeps a one-off huge document's tape (24 bytes a node)
+// maxPooledNodes keeps a one-off huge document's tape (12 bytes a node)
 // from being held by the pool.
 const maxPooledNodes = 1 << 20
 
@@ -23,9 +23,23 @@ func putScanner(s *scanner) {
 	}
 	s.reset(nil)
 	s.refuseReplacement = false
+	s.maxValues = 0
+	s.sink = nil
 	clear(s.members[:cap(s.members)])
 	scanners.Put(s)
 }
+
+// MaxValues is Parse's budget: the most values (keys count) one document may
+// hold. A Value costs several times its text (a 200 MB array of integers
+// once took 8.5-10 GB), and no document prloop reads comes near a million
+// values, so a larger one is refused with too-many-values before its Values
+// are built; the tape scanned up to the refusal stays under 12 bytes a value.
+// Canonicalize and HashDocument build no Values and have no such budget.
+const MaxValues = 1 << 22
+
+// parseBudget is MaxValues; a variable only so that tests can show the
+// budget's edges on small documents.
+var parseBudget = MaxValues
 
 // Parse decodes one strict JSON document into a Value. It is stricter than
 // both encoding/json and Python: anything two decoders could read
@@ -34,6 +48,7 @@ func putScanner(s *scanner) {
 func Parse(data []byte) (any, error) {
 	s := getScanner()
 	defer putScanner(s)
+	s.maxValues = parseBudget
 	if err := s.scan(data); err != nil {
 		return nil, err
 	}
@@ -75,7 +90,7 @@ func (b *builder) str(p []byte) string {
 func (b *builder) value(i int) (any, int) {
 	s := b.s
 	nd := &s.nodes[i]
-	switch nd.kind {
+	switch nd.kind() {
 	case kindNull:
 		return nil, i + 1
 	case kindFalse:
@@ -89,18 +104,18 @@ func (b *builder) value(i int) (any, int) {
 	case kindDecoded:
 		return b.str(s.dec[nd.a:nd.b]), i + 1
 	case kindArray:
-		out := make([]any, nd.n)
+		out := make([]any, nd.n())
 		j := i + 1
 		for k := range out {
 			out[k], j = b.value(j)
 		}
-		return out, nd.b
+		return out, int(nd.b)
 	default: // kindObject
-		m := make(map[string]any, nd.n)
-		for _, key := range s.order[nd.a : nd.a+int(nd.n)] {
+		m := make(map[string]any, nd.n())
+		for _, key := range s.order[nd.a : int(nd.a)+nd.n()] {
 			m[b.str(s.stringBytes(key))], _ = b.value(int(key) + 1)
 		}
-		return m, nd.b
+		return m, int(nd.b)
 	}
 }
 

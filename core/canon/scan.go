@@ -2,6 +2,7 @@ package canon
 
 import (
 	"bytes"
+	"hash"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -30,23 +31,46 @@ const (
 	kindObject  // n members (key node, value subtree) follow; order[a:a+n] lists key nodes sorted; b as for arrays
 )
 
+// node is one tape entry, 12 bytes: the tape is the largest structure a
+// scan builds (one node per value and key, so up to half the document's
+// size in nodes), and its size decides the peak memory of hashing a large
+// document. Offsets and indexes fit 32 bits because a document is at most
+// maxDocument bytes and every node needs at least one of them.
 type node struct {
-	a, b int
-	n    int32
-	kind kind
+	a, b uint32
+	nk   uint32 // element count << kindBits | kind
 }
+
+const (
+	kindBits = 3
+	// maxElements is the most members or elements one container may hold
+	// in the 29 bits nk leaves for the count.
+	maxElements = 1<<(32-kindBits) - 1
+)
+
+func (nd *node) kind() kind { return kind(nd.nk & (1<<kindBits - 1)) }
+func (nd *node) n() int     { return int(nd.nk >> kindBits) }
 
 // pending is an object member awaiting its object's close, where keys are
 // sorted once: that yields canonical order and finds duplicates together.
+// The key is kept as offsets (a..b in src, or in dec when decoded), so a
+// member costs 16 bytes and stays valid when dec grows.
 type pending struct {
-	key  []byte
-	node int32
-	off  int
+	node uint32 // key node; decodedKey marks a key held in dec
+	a, b uint32
+	off  uint32 // source offset of the key's opening quote
 }
+
+const decodedKey = 1 << 31
 
 type scanner struct {
 	// refuseReplacement rejects the escape \ufffd; see scanGo.
 	refuseReplacement bool
+	// maxValues, when positive, is the most nodes (values and keys) the
+	// scan may record; Parse sets it (see MaxValues).
+	maxValues int
+	// sink, when set, receives emitted bytes as they fill (HashDocument).
+	sink hash.Hash
 
 	src     []byte
 	pos     int
@@ -75,6 +99,14 @@ func (s *scanner) scan(src []byte) error {
 	if len(src) > maxDocument {
 		return s.fail(0, CodeSyntax, "document larger than 2 GiB")
 	}
+	// One allocation for the tape of a typical document (a node per four
+	// bytes or more) instead of a chain of growing copies, whose garbage
+	// once made the peak several times the tape. Capacity never touched
+	// costs address space, not memory.
+	if need := len(src)/4 + 16; cap(s.nodes) < need {
+		s.nodes = make([]node, 0, need)
+	}
+
 	s.skipSpace()
 	if s.pos >= len(src) {
 		return s.fail(len(src), CodeEmptyInput, "empty input")
@@ -125,7 +157,20 @@ func (s *scanner) skipSpace() {
 }
 
 func (s *scanner) push(k kind, a, b int) {
-	s.nodes = append(s.nodes, node{kind: k, a: a, b: b})
+	s.nodes = append(s.nodes, node{nk: uint32(k), a: uint32(a), b: uint32(b)})
+}
+
+// overBudget reports whether the tape has outgrown maxValues; containers
+// ask after each member, so a refused document never holds more than the
+// budget plus one member's nodes.
+func (s *scanner) overBudget() bool { return s.maxValues > 0 && len(s.nodes) > s.maxValues }
+
+func (s *scanner) tooManyValues() error {
+	return s.fail(s.pos, CodeTooManyValues, "document has more than "+strconv.Itoa(s.maxValues)+" values")
+}
+
+func (s *scanner) tooManyElements() error {
+	return s.fail(s.pos, CodeTooManyValues, "container has more than "+strconv.Itoa(maxElements)+" members")
 }
 
 // value scans the value at s.pos; depth counts the containers around it.
@@ -277,7 +322,7 @@ func (s *scanner) array(depth int) error {
 	s.push(kindArray, 0, 0)
 	s.pos++
 	s.skipSpace()
-	n := int32(0)
+	n := 0
 	if s.pos < len(src) && src[s.pos] == ']' {
 		s.pos++
 	} else {
@@ -286,6 +331,12 @@ func (s *scanner) array(depth int) error {
 				return err
 			}
 			n++
+			if s.overBudget() {
+				return s.tooManyValues()
+			}
+			if n > maxElements {
+				return s.tooManyElements()
+			}
 			more, err := s.separator(']', "',' or ']'")
 			if err != nil {
 				return err
@@ -295,8 +346,7 @@ func (s *scanner) array(depth int) error {
 			}
 		}
 	}
-	s.nodes[idx].n = n
-	s.nodes[idx].b = len(s.nodes)
+	s.nodes[idx] = node{nk: uint32(n)<<kindBits | uint32(kindArray), b: uint32(len(s.nodes))}
 	return nil
 }
 
@@ -311,7 +361,7 @@ func (s *scanner) object(depth int) error {
 	s.skipSpace()
 	if s.pos < len(src) && src[s.pos] == '}' {
 		s.pos++
-		s.nodes[idx].b = len(s.nodes)
+		s.nodes[idx].b = uint32(len(s.nodes))
 		return nil
 	}
 	base := len(s.members)
@@ -333,7 +383,16 @@ func (s *scanner) object(depth int) error {
 		if err := s.value(depth); err != nil {
 			return err
 		}
-		s.members = append(s.members, pending{node: keyNode, off: off})
+		if len(s.members) == cap(s.members) {
+			s.members = growTo(s.members, len(src)/16)
+		}
+		s.members = append(s.members, s.pendingKey(keyNode, off))
+		if s.overBudget() {
+			return s.tooManyValues()
+		}
+		if len(s.members)-base > maxElements {
+			return s.tooManyElements()
+		}
 		more, err := s.separator('}', "',' or '}'")
 		if err != nil {
 			return err
@@ -343,28 +402,51 @@ func (s *scanner) object(depth int) error {
 		}
 	}
 	ms := s.members[base:]
-	// Keys are resolved only now: s.dec may have been reallocated while
-	// later members were scanned.
-	for i := range ms {
-		ms[i].key = s.stringBytes(ms[i].node)
-	}
-	sortPending(ms)
+	s.sortPending(ms)
 	if err := s.duplicate(ms); err != nil {
 		return err
 	}
 	a := len(s.order)
+	s.order = slices.Grow(s.order, len(ms))
 	for i := range ms {
-		s.order = append(s.order, ms[i].node)
+		s.order = append(s.order, int32(ms[i].node&^decodedKey))
 	}
-	s.nodes[idx] = node{kind: kindObject, n: int32(len(ms)), a: a, b: len(s.nodes)}
-	clear(ms)
+	s.nodes[idx] = node{nk: uint32(len(ms))<<kindBits | uint32(kindObject), a: uint32(a), b: uint32(len(s.nodes))}
 	s.members = s.members[:base]
 	return nil
 }
 
+// growTo makes room in a full member stack. Small ones grow as
+// append would; past a few thousand entries the slice jumps once to bound (a
+// wide object's worth for this document) instead of through a chain of
+// copies whose garbage once doubled the peak of hashing a wide object.
+func growTo(xs []pending, bound int) []pending {
+	if len(xs) < 4096 || bound <= cap(xs) {
+		return slices.Grow(xs, 1)
+	}
+	return slices.Grow(xs, bound-len(xs))
+}
+
+// pendingKey records the key node i, whose quote is at off, by offsets.
+func (s *scanner) pendingKey(i int32, off int) pending {
+	nd := &s.nodes[i]
+	p := pending{node: uint32(i), a: nd.a, b: nd.b, off: uint32(off)}
+	if nd.kind() == kindDecoded {
+		p.node |= decodedKey
+	}
+	return p
+}
+
+func (s *scanner) key(p *pending) []byte {
+	if p.node&decodedKey != 0 {
+		return s.dec[p.a:p.b]
+	}
+	return s.src[p.a:p.b]
+}
+
 func (s *scanner) stringBytes(i int32) []byte {
 	nd := &s.nodes[i]
-	if nd.kind == kindRaw {
+	if nd.kind() == kindRaw {
 		return s.src[nd.a:nd.b]
 	}
 	return s.dec[nd.a:nd.b]
@@ -373,28 +455,23 @@ func (s *scanner) stringBytes(i int32) []byte {
 // sortPending orders members by key bytes (UTF-8 byte order is code point
 // order, Python's sort_keys order), ties by source offset so equal keys sit
 // in document order.
-func sortPending(ms []pending) {
+func (s *scanner) sortPending(ms []pending) {
 	if len(ms) <= 12 {
 		for i := 1; i < len(ms); i++ {
-			for j := i; j > 0 && pendingLess(&ms[j], &ms[j-1]); j-- {
+			for j := i; j > 0 && s.pendingCompare(&ms[j], &ms[j-1]) < 0; j-- {
 				ms[j], ms[j-1] = ms[j-1], ms[j]
 			}
 		}
 		return
 	}
-	slices.SortFunc(ms, func(x, y pending) int {
-		if c := bytes.Compare(x.key, y.key); c != 0 {
-			return c
-		}
-		return x.off - y.off
-	})
+	slices.SortFunc(ms, func(x, y pending) int { return s.pendingCompare(&x, &y) })
 }
 
-func pendingLess(x, y *pending) bool {
-	if c := bytes.Compare(x.key, y.key); c != 0 {
-		return c < 0
+func (s *scanner) pendingCompare(x, y *pending) int {
+	if c := bytes.Compare(s.key(x), s.key(y)); c != 0 {
+		return c
 	}
-	return x.off < y.off
+	return int(x.off) - int(y.off)
 }
 
 // duplicate reports the repeated key that appears first in the document,
@@ -402,12 +479,12 @@ func pendingLess(x, y *pending) bool {
 func (s *scanner) duplicate(sorted []pending) error {
 	best := -1
 	for i := 1; i < len(sorted); i++ {
-		if bytes.Equal(sorted[i].key, sorted[i-1].key) && (best < 0 || sorted[i].off < sorted[best].off) {
+		if bytes.Equal(s.key(&sorted[i]), s.key(&sorted[i-1])) && (best < 0 || sorted[i].off < sorted[best].off) {
 			best = i
 		}
 	}
 	if best < 0 {
 		return nil
 	}
-	return s.fail(sorted[best].off, CodeDuplicateKey, "duplicate object key "+strconv.Quote(string(sorted[best].key)))
+	return s.fail(int(sorted[best].off), CodeDuplicateKey, "duplicate object key "+strconv.Quote(string(s.key(&sorted[best]))))
 }

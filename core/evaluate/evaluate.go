@@ -59,7 +59,7 @@ func evaluateState(s schema.State, raw any, checkRaw bool) Result {
 }
 
 func schemaHalt(errs problems.List) Result {
-	r := halt(ReasonSchema, fmt.Sprintf("the state is not a valid v1 recurring state (%d problems)", len(errs)))
+	r := halt(ReasonSchema, fmt.Sprintf("the state is not a valid v1 recurring state (%d problems)", errs.Count()))
 	r.Errors = errs
 	return r
 }

@@ -61,7 +61,7 @@ func gate(s schema.State, hash string, approval *schema.Approval, execute, await
 }
 
 func invalidPlan(kind string, errs problems.List) Result {
-	r := halt(ReasonInvalidPlan, "the "+kind+" plan in the state does not match the state ("+itoa(int64(len(errs)))+" problems)")
+	r := halt(ReasonInvalidPlan, "the "+kind+" plan in the state does not match the state ("+itoa(int64(errs.Count()))+" problems)")
 	r.Errors = errs
 	return r
 }

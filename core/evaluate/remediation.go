@@ -61,9 +61,9 @@ func Remediation(m schema.RemediationManifest, mRaw any, s schema.State, path st
 // the fix round, then the digest of exactly those bytes.
 func checkFixTemplate(tmpl, digest, runID string, round int, path string, errs *problems.List) {
 	p := problems.Join(path, "review_request_body_template")
-	before := len(*errs)
+	before := errs.Count()
 	validate.CheckReviewTemplate(tmpl, runID, round, p, errs)
-	if want := policy.FixReviewTemplate(runID, round); len(*errs) == before && tmpl != want {
+	if want := policy.FixReviewTemplate(runID, round); errs.Count() == before && tmpl != want {
 		errs.Add(p, problems.Template, "must be exactly %q", want)
 	}
 	if got := sha256Hex(tmpl); digest != got {

@@ -29,6 +29,7 @@ func checkState(s schema.State, raw map[string]any, errs *problems.List) {
 	checkPlanFields(s, raw, errs)
 	checkClaim(s, errs)
 	checkFinalized(s, errs)
+	checkObservedTimes(s, errs)
 }
 
 // checkModeFields: the write modes need their checkpoint identities; report-only

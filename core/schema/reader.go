@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"maps"
 	"math/big"
 	"regexp"
 	"slices"
@@ -103,12 +102,27 @@ func (o *obj) done() {
 	if present == len(o.m) && !o.askedTwice() {
 		return
 	}
+	keys := make([]string, 0, max(len(o.m)-present, 0))
+	for k := range o.m {
+		if !slices.Contains(o.seen, k) {
+			keys = append(keys, k)
+		}
+	}
+	// A list already at its cap only counts them: a hostile object can
+	// carry millions of unknown fields.
+	if o.errs.Full() {
+		o.errs.Skip(len(keys))
+		return
+	}
 	// Sorted so the same document always yields the same problem list;
 	// map order would make CLI output and tests flap.
-	for _, k := range slices.Sorted(maps.Keys(o.m)) {
-		if !slices.Contains(o.seen, k) {
-			o.errs.Add(o.p(k), problems.UnknownField, "field %q is not part of the schema", k)
+	slices.Sort(keys)
+	for _, k := range keys {
+		if o.errs.Full() {
+			o.errs.Skip(1)
+			continue
 		}
+		o.errs.Add(o.p(k), problems.UnknownField, "field %q is not part of the schema", k)
 	}
 }
 

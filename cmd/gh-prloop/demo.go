@@ -59,6 +59,9 @@ zero findings. Without a terminal the report is printed once.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 
+			status := report.NewStatus(cmd.ErrOrStderr())
+			defer status.Close()
+			cmd.SetContext(withStatus(ctx, status))
 			sim := ghsim.New(ghsim.Options{})
 			defer sim.Close()
 			pr := ghsim.SeedDemo(sim)
@@ -96,6 +99,7 @@ zero findings. Without a terminal the report is printed once.`,
 			err = report.Run(ctx, report.Options{
 				Fetch: fetch, Watch: interactive && cmd.Flags().Changed("watch"), Interval: time.Duration(watch) * time.Second,
 				Out: cmd.OutOrStdout(), Plain: !interactive,
+				Repository: ghsim.DemoRepo, Number: ghsim.DemoPR, Simulated: true, Status: status,
 			})
 			if errors.Is(err, context.Canceled) {
 				return nil

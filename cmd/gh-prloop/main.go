@@ -22,6 +22,7 @@ type exitError struct {
 	code   int
 	msg    string
 	silent bool
+	usage  string // for a usage error: the command path its help hint names
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -40,6 +41,9 @@ func exitCode(err error, stderr *os.File) int {
 	if errors.As(err, &ee) {
 		if !ee.silent && ee.msg != "" {
 			fmt.Fprintln(stderr, "gh-prloop:", sanitize.Text(ee.msg))
+		}
+		if ee.usage != "" {
+			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", ee.usage)
 		}
 		return ee.code
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -46,24 +47,33 @@ items), at most one GraphQL point.`,
 			if watch <= 0 {
 				return exitWith(2, "--watch takes a positive number of seconds, got %d", watch)
 			}
+			// Everything the user typed is checked before the credentials
+			// are read or anything is fetched.
+			target, err := parsePRArg(repoFlag, args)
+			if err != nil {
+				return usageExit(cmd, "%v", err)
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
+			status := report.NewStatus(cmd.ErrOrStderr())
+			defer status.Close()
+			cmd.SetContext(withStatus(ctx, status))
 			c, err := newClient(cmd)
 			if err != nil {
 				return authError(err)
 			}
-			var repo ghclient.Repo
-			var number int64
-			if len(args) == 0 {
-				repo, number, err = prForCurrentBranch(ctx, c, repoFlag)
-			} else {
-				repo, number, err = resolvePR(c, repoFlag, args[0])
+			repo, number := target.repo, target.number
+			switch {
+			case target.url != "":
+				repo, number, err = c.ResolvePRURL(target.url)
 				if err != nil {
-					err = usageError{err} // resolving an argument reads nothing remote
+					return usageExit(cmd, "%v", err)
 				}
-			}
-			if err != nil {
-				return resolveError(err)
+			case number == 0:
+				repo, number, err = prForCurrentBranch(ctx, c, repoFlag)
+				if err != nil {
+					return resolveError(err)
+				}
 			}
 			if asJSON {
 				r, err := inspect.Observe(ctx, c, repo, number)
@@ -82,6 +92,7 @@ items), at most one GraphQL point.`,
 			err = report.Run(ctx, report.Options{
 				Fetch: fetch, Watch: cmd.Flags().Changed("watch"), Interval: time.Duration(watch) * time.Second,
 				Out: cmd.OutOrStdout(), In: keyboard(cmd),
+				Repository: repo.String(), Number: number, Status: status,
 			})
 			if errors.Is(err, context.Canceled) {
 				return nil
@@ -138,20 +149,45 @@ func currentRepo(repoFlag string) (ghclient.Repo, error) {
 	return ghclient.ParseRepo(cur.Owner + "/" + cur.Name)
 }
 
-// resolvePR turns "42" or a PR URL into a repository and number; a bare number
-// takes the repository from --repo, else from the current checkout as gh does.
-func resolvePR(c *ghclient.Client, repoFlag, arg string) (ghclient.Repo, int64, error) {
+// prTarget is what the argument names: a number in a known repository, a
+// URL whose host the client must still accept, or nothing (the current
+// branch's pull request, found on GitHub).
+type prTarget struct {
+	repo   ghclient.Repo
+	number int64
+	url    string
+}
+
+// parsePRArg reads "42" or a pull request URL without the network or the
+// credentials; a bare number takes the repository from --repo, else from
+// the current checkout as gh does.
+func parsePRArg(repoFlag string, args []string) (prTarget, error) {
+	if len(args) == 0 {
+		if repoFlag != "" {
+			if _, err := ghclient.ParseRepo(repoFlag); err != nil {
+				return prTarget{}, fmt.Errorf("--repo: %v", err)
+			}
+		}
+		return prTarget{}, nil
+	}
+	arg := args[0]
 	if n, err := strconv.ParseInt(arg, 10, 64); err == nil {
 		if n <= 0 {
-			return ghclient.Repo{}, 0, fmt.Errorf("pull request number must be positive, got %d", n)
+			return prTarget{}, fmt.Errorf("pull request number must be positive, got %d", n)
 		}
 		r, err := currentRepo(repoFlag)
-		return r, n, err
+		return prTarget{repo: r, number: n}, err
+	}
+	if !strings.Contains(arg, "/") {
+		return prTarget{}, fmt.Errorf("%q is neither a pull request number nor a URL", arg)
 	}
 	if repoFlag != "" {
-		return ghclient.Repo{}, 0, fmt.Errorf("--repo cannot be combined with a pull request URL")
+		return prTarget{}, fmt.Errorf("--repo cannot be combined with a pull request URL")
 	}
-	return c.ResolvePRURL(arg)
+	if _, err := ghclient.ParsePRURL(arg); err != nil {
+		return prTarget{}, err
+	}
+	return prTarget{url: arg}, nil
 }
 
 // usageError is a mistake in what the user asked for (exit 2), as opposed

@@ -21,9 +21,7 @@ func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 	root.SetIn(in)
 	root.SetOut(out)
 	root.SetErr(errOut)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return exitWith(2, "%v\nRun '%s --help' for usage.", err, c.CommandPath())
-	})
 	root.AddCommand(newEvaluateCmd(), newHashCmd(), newCanonicalCmd(), newPolicyCmd(), newReportCmd(defaultClient), newDemoCmd(), newPlanCmd(defaultPlanEnv()))
+	applyUsageRules(root) // usage.go: after every AddCommand, so each command gets the rule
 	return root
 }

@@ -49,7 +49,8 @@ type ResponseRow struct {
 	CreatedAt    string
 	Commit       string
 	ZeroFindings bool
-	Qualifies    bool // answers the current request
+	Qualifies    bool   // answers the current request
+	URL          string // on github.com
 }
 
 // ThreadRow is one review thread.
@@ -60,6 +61,8 @@ type ThreadRow struct {
 	Priority string // P0..P3, or empty
 	Title    string
 	Author   string
+	Body     string // the root comment in full
+	URL      string // on github.com
 }
 
 // Gates are the four merge gates, each pass | fail | pending | unknown.

@@ -54,7 +54,7 @@ zero findings. Without a terminal the report is printed once.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && cmd.Flags().Changed("watch") {
-				return exitWith(2, "--json and --watch cannot be combined")
+				return usageExit(cmd, "--json and --watch cannot be combined")
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
@@ -92,7 +92,7 @@ zero findings. Without a terminal the report is printed once.`,
 			fetch := func(ctx context.Context) (report.View, error) {
 				r, err := inspect.Observe(ctx, c, repo, ghsim.DemoPR)
 				if err != nil {
-					return report.View{}, err
+					return report.View{}, plainErr{err}
 				}
 				return r.View(), nil
 			}

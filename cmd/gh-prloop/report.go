@@ -42,10 +42,10 @@ items), at most one GraphQL point.`,
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && cmd.Flags().Changed("watch") {
-				return exitWith(2, "--json and --watch cannot be combined")
+				return usageExit(cmd, "--json and --watch cannot be combined")
 			}
 			if watch <= 0 {
-				return exitWith(2, "--watch takes a positive number of seconds, got %d", watch)
+				return usageExit(cmd, "--watch takes a positive number of seconds, got %d", watch)
 			}
 			// Everything the user typed is checked before the credentials
 			// are read or anything is fetched.
@@ -85,7 +85,7 @@ items), at most one GraphQL point.`,
 			fetch := func(ctx context.Context) (report.View, error) {
 				r, err := inspect.Observe(ctx, c, repo, number)
 				if err != nil {
-					return report.View{}, err
+					return report.View{}, plainErr{err}
 				}
 				return r.View(), nil
 			}
@@ -144,7 +144,7 @@ func currentRepo(repoFlag string) (ghclient.Repo, error) {
 	}
 	cur, err := repository.Current()
 	if err != nil {
-		return ghclient.Repo{}, fmt.Errorf("cannot tell which repository to use (%v); pass --repo owner/name", err)
+		return ghclient.Repo{}, fmt.Errorf("cannot tell which repository to use: no git remote here points to GitHub; pass --repo owner/name")
 	}
 	return ghclient.ParseRepo(cur.Owner + "/" + cur.Name)
 }
@@ -215,5 +215,22 @@ func observeError(err error) error {
 	if errors.Is(err, ghclient.ErrNoToken) {
 		return exitWith(4, "%v", err)
 	}
-	return exitWith(1, "%v", err)
+	return exitWith(1, "%s", plainError(err))
+}
+
+// plainErr is err with plainError's wording, still matching errors.Is/As:
+// the console shows it on its status line as it is.
+type plainErr struct{ err error }
+
+func (e plainErr) Error() string { return plainError(e.err) }
+func (e plainErr) Unwrap() error { return e.err }
+
+// plainError names what failed and the fix, instead of the transport's
+// own text ("Post \"https://…\": dial tcp: lookup …: no such host").
+func plainError(err error) string {
+	var u *ghclient.UnreachableError
+	if errors.As(err, &u) {
+		return u.Error() + "; check the network connection (or GH_HOST) and try again"
+	}
+	return oneLine(err.Error())
 }

@@ -36,6 +36,13 @@ func applyUsageRules(root *cobra.Command) {
 		root.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	}
 	walk(root, func(c *cobra.Command) {
+		if c.Annotations[usageRulesOn] != "" {
+			return // already installed: a test may apply the rules again after replacing a command
+		}
+		if c.Annotations == nil {
+			c.Annotations = map[string]string{}
+		}
+		c.Annotations[usageRulesOn] = "1"
 		args := c.Args
 		c.Args = func(cmd *cobra.Command, a []string) error {
 			if err := checkArgs(args, cmd, a); err != nil {
@@ -59,6 +66,8 @@ func applyUsageRules(root *cobra.Command) {
 		addOutputFlags(c)
 	})
 }
+
+const usageRulesOn = "prloop-usage-rules"
 
 // checkArgs is cobra's own check: the command's validator, or, when it has
 // none, cobra's default (a root with subcommands takes no arguments; any

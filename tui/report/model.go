@@ -70,6 +70,7 @@ type Model struct {
 	loaded    bool // a fetch has succeeded at least once
 	fetching  bool
 	fetchErr  string
+	lastErr   error // the error behind fetchErr
 	seq       int // id of the latest fetch
 	gen       int // id of the live countdown
 	remaining int // seconds until the next watch refresh
@@ -192,12 +193,12 @@ func (m *Model) fetched(msg fetchedMsg) tea.Cmd {
 	m.fetching = false
 	var cmds []tea.Cmd
 	if msg.err != nil {
-		m.fetchErr = "refresh failed: " + msg.err.Error()
+		m.fetchErr, m.lastErr = "refresh failed: "+msg.err.Error(), msg.err
 		if m.loaded {
 			m.fetchErr += " (showing the last good report)"
 		}
 	} else {
-		m.view, m.loaded, m.fetchErr, m.status = msg.view, true, "", ""
+		m.view, m.loaded, m.fetchErr, m.lastErr, m.status = msg.view, true, "", nil, ""
 		cmds = append(cmds, m.apply())
 		if m.detail != nil {
 			m.detail = m.reopen()

@@ -92,8 +92,8 @@ func Run(ctx context.Context, o Options) error {
 	}
 	// A console that never showed a report failed, as gh would: the caller
 	// exits non-zero with the reason instead of pretending all went well.
-	if v, ferr := model.Current(); ferr != "" && v.Repository == "" && v.Number == 0 {
-		return errors.New(ferr)
+	if !model.loaded && model.lastErr != nil {
+		return model.lastErr
 	}
 	return nil
 }

@@ -71,9 +71,9 @@ type Model struct {
 	fetching  bool
 	fetchErr  string
 	lastErr   error // the error behind fetchErr
-	seq       int // id of the latest fetch
-	gen       int // id of the live countdown
-	remaining int // seconds until the next watch refresh
+	seq       int   // id of the latest fetch
+	gen       int   // id of the live countdown
+	remaining int   // seconds until the next watch refresh
 
 	width, height int
 

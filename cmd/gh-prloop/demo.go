@@ -56,6 +56,9 @@ zero findings. Without a terminal the report is printed once.`,
 			if asJSON && cmd.Flags().Changed("watch") {
 				return usageExit(cmd, "--json and --watch cannot be combined")
 			}
+			if cmd.Flags().Changed("watch") && watch <= 0 {
+				return usageExit(cmd, "--watch takes a positive number of seconds, got %d", watch)
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 
@@ -111,7 +114,7 @@ zero findings. Without a terminal the report is printed once.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report-only state and the evaluator's result as JSON")
-	cmd.Flags().IntVar(&watch, "watch", 5, "refresh every SECONDS (interactive only)")
+	cmd.Flags().IntVar(&watch, "watch", 0, "keep refreshing every `SECONDS` (off unless given; 5 when given without a value; interactive only)")
 	cmd.Flags().Lookup("watch").NoOptDefVal = "5"
 	cmd.AddCommand(newDemoPlanCmd()) // demo_plan.go: the approval console's demo
 	return cmd

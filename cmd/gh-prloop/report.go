@@ -34,17 +34,20 @@ and the merge gates, and run the evaluator in report-only mode. Nothing is
 written to GitHub or to the checkout. Without an argument, the open pull
 request of the checked-out branch is used.
 
-Without --json, a terminal shows the report console; --watch refreshes it every
-SECONDS (default 30); refreshing an unchanged pull request costs no
-rate-limited REST request and, while each of its lists fits in one page (100
-items), at most one GraphQL point.`,
+Without --json, a terminal shows the report console, refreshed when you press
+r, or with --watch every SECONDS (30 when no value is given). Refreshing an
+unchanged pull request costs no rate-limited REST request and, while each of
+its lists fits in one page (100 items), at most one GraphQL point.
+
+Exit status: 0 shown, 1 the pull request could not be read, 2 usage error,
+4 not logged in.`,
 		Example: "  gh-prloop report 42\n  gh-prloop report https://github.com/octo-org/widgets/pull/42 --json\n  gh-prloop report 42 --repo octo-org/widgets --watch=10",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && cmd.Flags().Changed("watch") {
 				return usageExit(cmd, "--json and --watch cannot be combined")
 			}
-			if watch <= 0 {
+			if cmd.Flags().Changed("watch") && watch <= 0 {
 				return usageExit(cmd, "--watch takes a positive number of seconds, got %d", watch)
 			}
 			// Everything the user typed is checked before the credentials
@@ -105,7 +108,7 @@ items), at most one GraphQL point.`,
 	}
 	cmd.Flags().StringVarP(&repoFlag, "repo", "R", "", "repository as owner/name (default: the current checkout's)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report-only state and the evaluator's result as JSON")
-	cmd.Flags().IntVar(&watch, "watch", 30, "refresh every SECONDS")
+	cmd.Flags().IntVar(&watch, "watch", 0, "keep refreshing every `SECONDS` (off unless given; 30 when given without a value)")
 	cmd.Flags().Lookup("watch").NoOptDefVal = "30"
 	return cmd
 }

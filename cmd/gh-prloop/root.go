@@ -9,11 +9,26 @@ import (
 // version is set at build time (-ldflags "-X main.version=…"); "dev" otherwise.
 var version = "dev"
 
+// rootLong says what works today, not what the loop will do once built.
+const rootLong = `gh-prloop is the approval console of the Codex pull-request review loop: every
+write of the loop is a manifest whose exact SHA-256 a human approves.
+
+What works today (nothing here writes to GitHub or to the checkout):
+  report     classify a pull request's Codex review state: a console, or --json
+  plan       build the initial plan from this checkout and approve its exact hash
+  evaluate   validate a plan document or evaluate a recurring state (JSON)
+  hash, canonical, policy
+             the canonical JSON, its SHA-256 and the policy the evaluator enforces
+  demo       the report console on a simulated pull request (no account, no network)
+
+Exit status: 0 success, 1 error, 2 usage error or cancelled, 4 not logged in.
+Commands with --json also take --jq EXPR and --template TMPL, as gh does.`
+
 func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "gh-prloop",
 		Short:         "Approval console for the Codex pull-request review loop",
-		Long:          "gh-prloop opens or reuses a pull request, asks the Codex bot for a review, and\nlets an evaluator decide every next step; every write is a manifest whose exact\nSHA-256 a human approves.",
+		Long:          rootLong,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -117,5 +119,61 @@ func TestEveryCommandRefusesAnUnknownFlagWithItsHint(t *testing.T) {
 	})
 	if n < 8 {
 		t.Fatalf("walked %d commands", n)
+	}
+}
+
+// hash, canonical and evaluate without a FILE read stdin; on a terminal
+// they say so instead of waiting silently, and only on a terminal.
+func TestReadingStdinFromATerminalSaysSo(t *testing.T) {
+	const note = "reading the document from standard input"
+	orig := readerIsTerminal
+	t.Cleanup(func() { readerIsTerminal = orig })
+	for _, tty := range []bool{true, false} {
+		readerIsTerminal = func(io.Reader) bool { return tty }
+		for _, args := range [][]string{{"hash"}, {"canonical"}, {"evaluate", "--state"}, {"hash", "-"}} {
+			_, stderr, _ := run(t, `{"a":1}`, args...)
+			if strings.Contains(stderr, note) != tty {
+				t.Errorf("%v on a terminal=%v: stderr %q", args, tty, stderr)
+			}
+		}
+	}
+}
+
+// The root help says what works today: every command a user can run is
+// named in it, with the exit-status rule and the JSON conventions.
+func TestRootHelpNamesWhatWorks(t *testing.T) {
+	out, _, code := run(t, "", "--help")
+	if code != 0 {
+		t.Fatalf("--help exit %d", code)
+	}
+	var root bytes.Buffer
+	walk(newRootCmd(strings.NewReader(""), &root, &root), func(c *cobra.Command) {
+		if c.HasParent() && c.Parent().HasParent() {
+			return // subcommands are described by their parent's help
+		}
+		if c.HasParent() && !regexp.MustCompile(`(?m)^ +(\w+, )*`+regexp.QuoteMeta(c.Name())+`\b`).MatchString(rootLong) {
+			t.Errorf("the root help does not say what %q does", c.Name())
+		}
+	})
+	for _, want := range []string{"What works today", "Exit status: 0 success, 1 error, 2 usage error", "--jq EXPR and --template TMPL"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("root help lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// --watch is off unless given: its help must not read "(default 30)".
+func TestWatchHelpDoesNotReadAsOnByDefault(t *testing.T) {
+	for _, cmd := range []string{"report", "demo"} {
+		out, _, _ := run(t, "", cmd, "--help")
+		i := strings.Index(out, "      --watch")
+		if i < 0 {
+			t.Fatalf("%s help has no --watch", cmd)
+		}
+		line := out[i:]
+		line = line[:strings.IndexByte(line, '\n')]
+		if strings.Contains(line, "(default") || !strings.Contains(line, "off unless given") {
+			t.Errorf("%s: %q", cmd, line)
+		}
 	}
 }

@@ -296,7 +296,7 @@ func (m *Model) act(k tea.KeyMsg, url string) tea.Cmd {
 			if err := copyURL(url); err != nil {
 				return actionMsg{text: "could not copy the URL: " + err.Error()}
 			}
-			return actionMsg{text: "copied " + url}
+			return actionMsg{text: "copied to the clipboard: " + url}
 		}
 	}
 	browse := m.browse
@@ -304,7 +304,7 @@ func (m *Model) act(k tea.KeyMsg, url string) tea.Cmd {
 		if err := browse(url); err != nil {
 			return actionMsg{text: "could not open the browser: " + err.Error()}
 		}
-		return actionMsg{text: "opened " + url + " in the browser"}
+		return actionMsg{text: "opened in the browser: " + url}
 	}
 }
 
@@ -406,7 +406,9 @@ func (m *Model) relayout() {
 	}
 	rest = max(rest, 0)
 	if m.detail != nil {
-		m.detail.setSize(w, rest)
+		// The detail view takes everything between the header and the
+		// footer: it is where long text is read.
+		m.detail.setSize(w, max(m.height-header.Height-1-fh, 0))
 		return
 	}
 	want := m.responses.Want()
@@ -421,6 +423,9 @@ func (m *Model) View() string {
 	if m.width == 0 || m.height == 0 {
 		return ""
 	}
+	if m.detail != nil {
+		return fitLines(strings.Join([]string{m.header.View(), "", m.detail.pane.View(), m.footer.View(m.helpMap())}, "\n"), m.height)
+	}
 	spacer := m.height-header.Height-m.banner.Height()-m.gates.Height()-m.footer.Height(m.helpMap()) >= spacerMin
 	parts := []string{m.header.View()}
 	if spacer {
@@ -430,19 +435,20 @@ func (m *Model) View() string {
 	if spacer {
 		parts = append(parts, "")
 	}
-	body := []string{m.responses.View(), m.threads.View()}
-	if m.detail != nil {
-		body = []string{m.detail.pane.View()}
-	}
-	for _, p := range body {
+	for _, p := range []string{m.responses.View(), m.threads.View()} {
 		if p != "" {
 			parts = append(parts, p)
 		}
 	}
 	parts = append(parts, m.footer.View(m.helpMap()))
-	lines := strings.Split(strings.Join(parts, "\n"), "\n")
-	if len(lines) > m.height {
-		lines = lines[:m.height]
+	return fitLines(strings.Join(parts, "\n"), m.height)
+}
+
+// fitLines keeps the first height lines of s.
+func fitLines(s string, height int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > height {
+		lines = lines[:height]
 	}
 	return strings.Join(lines, "\n")
 }

@@ -38,11 +38,16 @@ func manualTick(t *testing.T, m *Model) chan<- struct{} {
 }
 
 func press(s string) tea.KeyMsg {
-	if s == "tab" {
+	switch s {
+	case "tab":
 		return tea.KeyMsg{Type: tea.KeyTab}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }
+
+func keyEsc() tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyEsc} }
 
 func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
 	t.Helper()

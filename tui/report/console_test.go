@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -234,4 +235,16 @@ func TestGoldenSimulatorHeader(t *testing.T) {
 		}
 		teatest.RequireEqualOutput(t, []byte(out))
 	})
+}
+
+// A browser that cannot be started is reported with the fix, not the
+// launcher's error text.
+func TestBrowserFailureNamesTheFix(t *testing.T) {
+	m := loaded(t, detailed(), 120, 40)
+	m.SetActions(func(string) error { return errors.New(`exec: "xdg-open": executable file not found in $PATH`) }, nil)
+	_, cmd := m.Update(press("o"))
+	m.Update(cmd())
+	if v := m.View(); !strings.Contains(v, "could not open a browser (set GH_BROWSER or BROWSER)") || strings.Contains(v, "exec:") {
+		t.Errorf("status line:\n%s", v)
+	}
 }

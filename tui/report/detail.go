@@ -72,6 +72,9 @@ func (it item) lines(st *theme.Styles, width int) []string {
 		}
 		v = strings.ReplaceAll(v, "\n", " ")
 		wrapped := strings.Split(ansi.Wrap(v, max(w-labelCells, 8), ""), "\n")
+		if f[0] == "url" { // cut anywhere, not at a hyphen: it is one word
+			wrapped = strings.Split(ansi.Hardwrap(v, max(w-labelCells, 8), false), "\n")
+		}
 		for i, l := range wrapped {
 			label := ""
 			if i == 0 {

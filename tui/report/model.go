@@ -302,7 +302,8 @@ func (m *Model) act(k tea.KeyMsg, url string) tea.Cmd {
 	browse := m.browse
 	return func() tea.Msg {
 		if err := browse(url); err != nil {
-			return actionMsg{text: "could not open the browser: " + err.Error()}
+			// The launcher's own error ("exec: xdg-open…") names no fix.
+			return actionMsg{text: "could not open a browser (set GH_BROWSER or BROWSER); y copies the link instead"}
 		}
 		return actionMsg{text: "opened in the browser: " + url}
 	}

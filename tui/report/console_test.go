@@ -248,3 +248,29 @@ func TestBrowserFailureNamesTheFix(t *testing.T) {
 		t.Errorf("status line:\n%s", v)
 	}
 }
+
+// i (or enter on an empty list) shows the pull request itself in full:
+// the title, head commit and message the header and banner cut short.
+func TestPullRequestDetailShowsWhatTheHeaderCuts(t *testing.T) {
+	v := sample()
+	v.Title = "A very long pull request title that cannot fit in a sixty column header line at all, really"
+	m := loaded(t, v, 60, 18)
+	m.Update(press("i"))
+	seen := m.View()
+	for range 30 {
+		m.Update(press("j"))
+		seen += "\n" + m.View()
+	}
+	flat := strings.Join(strings.Fields(seen), " ")
+	for _, want := range []string{"header line at all, really", "0123456789abcdef0123456789abcdef01234567", "2 actionable Codex threads on the current head", "cost 5 requests"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("PR detail never shows %q", want)
+		}
+	}
+	// A refresh keeps the PR detail open and where it was scrolled.
+	off := m.detail.pane.YOffset()
+	m.Update(fetchedMsg{seq: m.seq, view: v})
+	if m.detail == nil || !m.detail.pr || m.detail.pane.YOffset() != off {
+		t.Errorf("refresh: detail %v, offset %d want %d", m.detail != nil, m.detail.pane.YOffset(), off)
+	}
+}

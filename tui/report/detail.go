@@ -58,6 +58,36 @@ func responseItem(r responses.Row, req *responses.Request) item {
 	return it
 }
 
+// prItem is the pull request itself: every field the header, the banner,
+// the gates and the status line may have cut, in full.
+func prItem(v View) item {
+	it := item{title: fmt.Sprintf("Pull request %s#%d", v.Repository, v.Number), url: v.URL}
+	draft := "no"
+	if v.Draft {
+		draft = "yes"
+	}
+	it.fields = [][2]string{
+		{"title", v.Title}, {"url", v.URL}, {"state", v.State}, {"draft", draft},
+		{"head commit", v.HeadSHA}, {"base branch", v.BaseBranch}, {"head branch", v.HeadBranch},
+		{"observed", v.ObservedAt}, {"classification", v.Classification}, {"action", v.Action},
+		{"reason", v.Reason}, {"message", v.Message},
+		{"approvals", v.Gates.Approvals}, {"protection", v.Gates.BranchProtection},
+		{"checks", v.Gates.Checks}, {"mergeability", v.Gates.Mergeability},
+	}
+	if r := v.Request; r != nil {
+		it.fields = append(it.fields, [2]string{"request", fmt.Sprintf("#%d", r.ID)}, [2]string{"requested", r.CreatedAt},
+			[2]string{"deadline", r.Deadline}, [2]string{"request head", r.HeadSHA})
+	}
+	for _, n := range v.Notices {
+		it.fields = append(it.fields, [2]string{"notice", n})
+	}
+	if v.Err != "" {
+		it.fields = append(it.fields, [2]string{"error", v.Err})
+	}
+	it.fields = append(it.fields, [2]string{"cost", v.Cost})
+	return it
+}
+
 const labelCells = 15
 
 // lines renders the item for width cells: each field on its own line(s),
@@ -100,6 +130,7 @@ func (it item) lines(st *theme.Styles, width int) []string {
 // detail is the open detail view: a scrollable pane.
 type detail struct {
 	it   item
+	pr   bool // the pull request itself, not a row
 	pane pane.Model
 }
 

@@ -16,6 +16,7 @@ type KeyMap struct {
 	Back    key.Binding // leave the detail view
 	Browse  key.Binding // open the row (or the pull request) on github.com
 	Copy    key.Binding // copy its URL
+	Info    key.Binding // the detail view of the pull request itself
 }
 
 // NewKeyMap returns the report console's bindings.
@@ -28,6 +29,7 @@ func NewKeyMap() KeyMap {
 		Back:    key.NewBinding(key.WithKeys("esc", "backspace", "enter"), key.WithHelp("esc", "back")),
 		Browse:  key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open on web")),
 		Copy:    key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy link")),
+		Info:    key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "PR details")),
 	}
 }
 
@@ -61,6 +63,6 @@ func (h helpMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		append(first, h.k.Refresh, h.k.Help, h.k.Quit),
 		{h.scroll.Up, h.scroll.Down, h.scroll.PageUp, h.scroll.PageDown},
-		{h.scroll.Top, h.scroll.Bottom, h.k.Browse, h.k.Copy},
+		{h.scroll.Top, h.scroll.Bottom, h.k.Browse, h.k.Copy, h.k.Info},
 	}
 }

@@ -228,11 +228,14 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 		}
 	}
 	switch {
-	case key.Matches(k, m.keys.Open) && m.detail == nil:
-		if it, ok := m.selected(); ok {
-			m.detail = newDetail(m.st, it)
-			m.relayout()
+	case key.Matches(k, m.keys.Open, m.keys.Info) && m.detail == nil:
+		it, ok := m.selected()
+		if !ok || key.Matches(k, m.keys.Info) {
+			it = prItem(m.view) // an empty list: the pull request itself
 		}
+		m.detail = newDetail(m.st, it)
+		m.detail.pr = !ok || key.Matches(k, m.keys.Info)
+		m.relayout()
 	case key.Matches(k, m.keys.Browse, m.keys.Copy):
 		it, ok := m.selected()
 		if !ok {
@@ -273,11 +276,14 @@ func (m *Model) selected() (item, bool) {
 // number of the same pane, or closed when that row is gone.
 func (m *Model) reopen() *detail {
 	it, ok := m.selected()
+	if m.detail.pr {
+		it, ok = prItem(m.view), true
+	}
 	if !ok {
 		return nil
 	}
-	d := newDetail(m.st, it)
-	return d
+	m.detail.it = it // same pane: the scroll position is kept
+	return m.detail
 }
 
 // actionMsg is the outcome of o or y, for the status line.

@@ -40,7 +40,7 @@ func exitCode(err error, stderr *os.File) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if !ee.silent && ee.msg != "" {
-			fmt.Fprintln(stderr, "gh-prloop:", sanitize.Text(ee.msg))
+			fmt.Fprintln(stderr, "gh-prloop:", oneLine(sanitize.Text(ee.msg)))
 		}
 		if ee.usage != "" {
 			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", ee.usage)
@@ -49,6 +49,6 @@ func exitCode(err error, stderr *os.File) int {
 	}
 	// Errors can quote remote text (a server's message, a branch name), so
 	// they are sanitized like everything else that reaches the terminal.
-	fmt.Fprintln(stderr, "gh-prloop:", sanitize.Text(err.Error()))
+	fmt.Fprintln(stderr, "gh-prloop:", oneLine(sanitize.Text(err.Error())))
 	return 1
 }

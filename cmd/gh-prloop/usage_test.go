@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"io"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -174,6 +176,23 @@ func TestWatchHelpDoesNotReadAsOnByDefault(t *testing.T) {
 		line = line[:strings.IndexByte(line, '\n')]
 		if strings.Contains(line, "(default") || !strings.Contains(line, "off unless given") {
 			t.Errorf("%s: %q", cmd, line)
+		}
+	}
+}
+
+// An error message is one line, whatever text it quotes: a line break
+// inside it (a server's or git's multi-line text) is folded.
+func TestErrorMessagesAreOneLine(t *testing.T) {
+	for _, err := range []error{exitWith(1, "cannot read x:\n  line two\n"), errors.New("first\nsecond")} {
+		f, ferr := os.CreateTemp(t.TempDir(), "stderr")
+		if ferr != nil {
+			t.Fatal(ferr)
+		}
+		exitCode(err, f)
+		f.Close()
+		b, _ := os.ReadFile(f.Name())
+		if strings.Count(string(b), "\n") != 1 {
+			t.Errorf("%q printed as %q", err.Error(), b)
 		}
 	}
 }

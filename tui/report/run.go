@@ -114,6 +114,7 @@ func input(in io.Reader) tea.ProgramOption {
 func runPlain(ctx context.Context, o Options) error {
 	fetch := func() (View, error) {
 		v, err := o.Fetch(ctx)
+		v.Simulated = o.Simulated
 		if o.Watch {
 			v.Watch, v.NextRefresh = true, "every "+o.Interval.String()
 		}

@@ -36,6 +36,7 @@ type View struct {
 	Gates     Gates
 	Notices   []string // Codex notices (usage limits, environment missing, …)
 
+	Simulated   bool   // set by Run from Options.Simulated: the data is the simulator's
 	Cost        string // API cost of this observation, already formatted
 	Watch       bool   // set by Run (plain watch mode); the console keeps its own countdown
 	NextRefresh string // set by Run (plain watch mode), printed by Plain

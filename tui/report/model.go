@@ -193,7 +193,11 @@ func (m *Model) fetched(msg fetchedMsg) tea.Cmd {
 	m.fetching = false
 	var cmds []tea.Cmd
 	if msg.err != nil {
-		m.fetchErr, m.lastErr = "refresh failed: "+msg.err.Error(), msg.err
+		prefix := "refresh failed: "
+		if !m.loaded {
+			prefix = "could not load the pull request: "
+		}
+		m.fetchErr, m.lastErr = prefix+msg.err.Error(), msg.err
 		if m.loaded {
 			m.fetchErr += " (showing the last good report)"
 		}

@@ -122,6 +122,13 @@ func TestEveryCommandRefusesAnUnknownFlagWithItsHint(t *testing.T) {
 	if n < 8 {
 		t.Fatalf("walked %d commands", n)
 	}
+	// The production tree, as main builds it: a command added after
+	// applyUsageRules would lack the rule.
+	walk(newRootCmd(strings.NewReader(""), &out, &errOut), func(c *cobra.Command) {
+		if c.Annotations[usageRulesOn] == "" {
+			t.Errorf("%s was added after applyUsageRules: it has no usage rule", c.CommandPath())
+		}
+	})
 }
 
 // hash, canonical and evaluate without a FILE read stdin; on a terminal

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"syscall"
 	"time"
 
 	"github.com/prloop/gh-prloop/tui/sanitize"
@@ -56,6 +57,35 @@ func (e *GiveUpError) Error() string {
 }
 
 func (e *GiveUpError) Unwrap() error { return e.Err }
+
+// UnreachableError is a request that could not reach GitHub's host at all
+// because the name does not resolve or nothing accepts the connection. It
+// is not retried: offline, or with a wrong host, four attempts with backoff
+// only delay the same answer.
+type UnreachableError struct {
+	Host   string
+	Reason string // "DNS lookup failed" or "connection refused"
+	Err    error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("cannot reach %s (%s)", e.Host, e.Reason)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// unreachable says why a failed dial will fail again at once. A DNS
+// timeout may pass, and is retried like any dial failure.
+func unreachable(err error) (string, bool) {
+	var dns *net.DNSError
+	if errors.As(err, &dns) && !dns.IsTimeout {
+		return "DNS lookup failed", true
+	}
+	if notSent(err) && errors.Is(err, syscall.ECONNREFUSED) {
+		return "connection refused", true
+	}
+	return "", false
+}
 
 var errTooLarge = errors.New("GitHub response larger than the allowed maximum")
 
@@ -131,6 +161,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			if errors.Is(err, errTooLarge) {
 				return nil, err
+			}
+			if why, ok := unreachable(err); ok {
+				return nil, &UnreachableError{Host: req.URL.Hostname(), Reason: why, Err: err}
 			}
 			if !safe && !notSent(err) {
 				return nil, &DeliveryUnknownError{Method: req.Method, URL: where, Err: err}

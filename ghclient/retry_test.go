@@ -134,12 +134,47 @@ func closedPort(t *testing.T) string {
 	return "http://" + addr
 }
 
-func TestConnectionRefusedIsRetriedEvenForWrites(t *testing.T) {
+// A refused connection or a name that does not resolve fails at once with
+// the host and the reason in plain words: retrying only delays the answer.
+func TestUnreachableHostIsNotRetried(t *testing.T) {
 	isolateGH(t)
-	lb, err := loopback.New(closedPort(t))
+	refused, err := loopback.New(closedPort(t))
 	if err != nil {
 		t.Fatal(err)
 	}
+	noHost := roundTripFunc(func(*http.Request) (*http.Response, error) {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "api.github.com", IsNotFound: true}}
+	})
+	for name, c := range map[string]struct {
+		rt   http.RoundTripper
+		want string
+	}{
+		"refused": {refused, "cannot reach api.github.com (connection refused)"},
+		"dns":     {noHost, "cannot reach api.github.com (DNS lookup failed)"},
+	} {
+		clock := newFakeClock()
+		cl, err := New(Options{Host: "github.com", Token: testToken, BaseTransport: c.rt, Sleep: clock.sleep, Now: clock.now, MaxAttempts: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = cl.Viewer(context.Background())
+		var u *UnreachableError
+		if !errors.As(err, &u) || u.Error() != c.want || len(clock.slept()) != 0 {
+			t.Errorf("%s: err %v, sleeps %v", name, err, clock.slept())
+		}
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// Any other dial failure sent nothing, so it is retried, writes included.
+func TestDialFailureIsRetriedEvenForWrites(t *testing.T) {
+	isolateGH(t)
+	lb := roundTripFunc(func(*http.Request) (*http.Response, error) {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("i/o timeout")}
+	})
 	clock := newFakeClock()
 	c, err := New(Options{Host: "github.com", Token: testToken, BaseTransport: lb, Sleep: clock.sleep, Now: clock.now, MaxAttempts: 3})
 	if err != nil {

@@ -3,6 +3,7 @@ package inspect
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/prloop/gh-prloop/core/classify"
 	"github.com/prloop/gh-prloop/core/observe"
@@ -27,10 +28,10 @@ func (r *Result) View() report.View {
 		v.Request = &report.RequestRow{ID: *st.RequestCommentID, CreatedAt: deref(st.RequestCreatedAt), HeadSHA: deref(st.RequestHeadSHA), Deadline: deref(st.RequestDeadline)}
 	}
 	for _, resp := range st.Responses {
-		v.Responses = append(v.Responses, report.ResponseRow{Source: resp.Source, ID: resp.ID, CreatedAt: resp.CreatedAt, Commit: deref(resp.CommitSHA), ZeroFindings: resp.ZeroFindingsSignal, Qualifies: true})
+		v.Responses = append(v.Responses, report.ResponseRow{Source: resp.Source, ID: resp.ID, CreatedAt: resp.CreatedAt, Commit: deref(resp.CommitSHA), ZeroFindings: resp.ZeroFindingsSignal, Qualifies: true, URL: anchorURL(st.PR.URL, resp.Source, resp.ID)})
 	}
 	for _, resp := range r.Classified.Older {
-		v.Responses = append(v.Responses, report.ResponseRow{Source: resp.Source, ID: resp.ID, CreatedAt: resp.CreatedAt, Commit: deref(resp.CommitSHA), ZeroFindings: resp.ZeroFindingsSignal})
+		v.Responses = append(v.Responses, report.ResponseRow{Source: resp.Source, ID: resp.ID, CreatedAt: resp.CreatedAt, Commit: deref(resp.CommitSHA), ZeroFindings: resp.ZeroFindingsSignal, URL: anchorURL(st.PR.URL, resp.Source, resp.ID)})
 	}
 	for _, n := range r.Classified.Notices {
 		v.Notices = append(v.Notices, fmt.Sprintf("%s (%s %s): %s", n.Kind, n.Source, n.ID, n.Text))
@@ -56,6 +57,8 @@ func (r *Result) threadRows() []report.ThreadRow {
 		if len(t.Comments) > 0 {
 			root := t.Comments[0]
 			row.Author = root.Author.Login
+			row.Body = root.Body
+			row.URL = anchorURL(r.State.PR.URL, "review-comment", fmt.Sprint(root.ID))
 			row.Priority, row.Title = classify.ParseFinding(root.Body)
 			if row.Title == "" {
 				row.Title = firstLine(root.Body)
@@ -74,6 +77,24 @@ func (r *Result) threadRows() []report.ThreadRow {
 	order := map[string]int{"actionable": 0, "eligible": 1, "non-codex": 2, "resolved": 3}
 	sort.SliceStable(rows, func(i, j int) bool { return order[rows[i].Kind] < order[rows[j].Kind] })
 	return rows
+}
+
+// anchorURL is the github.com address of a comment or review on the pull
+// request page: GitHub's own anchors (#issuecomment-ID, #pullrequestreview-ID,
+// #discussion_rID). "" when the pull request's URL or the id is unknown.
+func anchorURL(prURL, source, id string) string {
+	if prURL == "" || id == "" || strings.Trim(id, "0123456789") != "" {
+		return ""
+	}
+	switch source {
+	case "issue-comment":
+		return prURL + "#issuecomment-" + id
+	case "review":
+		return prURL + "#pullrequestreview-" + id
+	case "review-comment":
+		return prURL + "#discussion_r" + id
+	}
+	return ""
 }
 
 func (r *Result) costLine() string {

@@ -95,7 +95,15 @@ func TestRefusals(t *testing.T) {
 			setup: func(e *testEnv, _ *local.Options) {
 				plainGit(e.t, e.work, "switch", "-q", "-c", "topic")
 			},
-			code: local.CodeUnknownRemote, mention: "topic",
+			code: local.CodeUnknownRemote, mention: "branch topic tracks no remote; pass --remote origin",
+		},
+		{
+			name: "branch without upstream, two remotes",
+			setup: func(e *testEnv, _ *local.Options) {
+				plainGit(e.t, e.work, "remote", "add", "upstream", e.srv.RepoURL("octo", "demo"))
+				plainGit(e.t, e.work, "switch", "-q", "-c", "topic")
+			},
+			code: local.CodeUnknownRemote, mention: "pass --remote with one of origin, upstream",
 		},
 		{
 			name: "remote on another host",

@@ -26,11 +26,11 @@ type remote struct {
 func selectRemote(c *config, name, branch, host string) (*remote, error) {
 	if name == "" {
 		if branch == "" {
-			return nil, refuse(CodeUnknownRemote, "HEAD is detached and no remote was given; pass the remote name")
+			return nil, refuse(CodeUnknownRemote, "HEAD is detached and no remote was given; %s", passRemote(c))
 		}
 		v, _, found := c.get("branch." + branch + ".remote")
 		if !found || v == "" || v == "." {
-			return nil, refuse(CodeUnknownRemote, "branch %q tracks no remote; pass the remote name", branch)
+			return nil, refuse(CodeUnknownRemote, "branch %s tracks no remote; %s", branch, passRemote(c))
 		}
 		name = v
 	}
@@ -62,6 +62,24 @@ func selectRemote(c *config, name, branch, host string) (*remote, error) {
 		}
 	}
 	return &remote{Name: name, FetchURL: fetch, TransportURL: transport, Repository: fetchRepo}, nil
+}
+
+// passRemote names the fix: the --remote to pass, spelled out when the
+// checkout has exactly one remote.
+func passRemote(c *config) string {
+	var names []string
+	for _, e := range c.entries {
+		if section, sub, name := splitKey(e.Key); section == "remote" && name == "url" && !slices.Contains(names, sub) {
+			names = append(names, sub)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return "add a GitHub remote (git remote add origin https://github.com/OWNER/REPO) and pass --remote origin"
+	case 1:
+		return "pass --remote " + names[0]
+	}
+	return "pass --remote with one of " + strings.Join(names, ", ")
 }
 
 var (

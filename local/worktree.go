@@ -26,7 +26,11 @@ func Discover(ctx context.Context, r *gitx.Runner, dir string) (Worktree, error)
 	if err != nil {
 		var ge *gitx.Error
 		if errors.As(err, &ge) && ge.Err == nil {
-			return Worktree{}, refuse(CodeNotWorktree, "%s is not inside a git working tree: %s", dir, ge.Stderr)
+			// git's own words are not shown: they name no fix.
+			if strings.Contains(ge.Stderr, "dubious ownership") {
+				return Worktree{}, refuse(CodeNotWorktree, "git refuses %s because another user owns it; add it to safe.directory or run as its owner", dir)
+			}
+			return Worktree{}, refuse(CodeNotWorktree, "%s is not inside a git checkout; run from your repository or pass -C DIR", dir)
 		}
 		return Worktree{}, err
 	}

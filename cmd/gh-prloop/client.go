@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/prloop/gh-prloop/ghclient"
+	"github.com/prloop/gh-prloop/tui/report"
 	"github.com/prloop/gh-prloop/tui/sanitize"
 	"github.com/spf13/cobra"
 )
@@ -17,13 +19,29 @@ func defaultClient(cmd *cobra.Command) (*ghclient.Client, error) {
 	return ghclient.New(ghclient.Options{OnWait: waitNotice(cmd)})
 }
 
-// waitNotice says on stderr why the tool is pausing (rate limits), so a long
-// wait never looks like a hang. The reason quotes the server (a rate-limit
-// resource header, a GraphQL error message), so it is sanitized here too,
-// where it is printed, whatever ghclient already did.
+type statusKey struct{}
+
+// withStatus routes the client's wait notices of a command to a console's
+// status line instead of stderr, where they would print over the screen.
+func withStatus(ctx context.Context, s *report.Status) context.Context {
+	return context.WithValue(ctx, statusKey{}, s)
+}
+
+// waitNotice says why the tool is pausing (retries, rate limits), so a long
+// wait never looks like a hang: on the console's status line when the
+// command runs one, else on stderr.
 func waitNotice(cmd *cobra.Command) func(string, time.Duration) {
 	return func(reason string, d time.Duration) {
-		fmt.Fprintf(cmd.ErrOrStderr(), "gh-prloop: %s; waiting %s\n", sanitize.Line(reason, maxNoticeCells), d.Round(time.Second))
+		// The reason quotes the server (a rate-limit resource header, a
+		// GraphQL error message): sanitized here, where it is printed.
+		msg := sanitize.Line(reason, maxNoticeCells) + "; waiting " + d.Round(time.Second).String()
+		if ctx := cmd.Context(); ctx != nil {
+			if s, ok := ctx.Value(statusKey{}).(*report.Status); ok && s != nil {
+				s.Notify(msg)
+				return
+			}
+		}
+		fmt.Fprintln(cmd.ErrOrStderr(), "gh-prloop:", msg)
 	}
 }
 

@@ -54,11 +54,17 @@ zero findings. Without a terminal the report is printed once.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && cmd.Flags().Changed("watch") {
-				return exitWith(2, "--json and --watch cannot be combined")
+				return usageExit(cmd, "--json and --watch cannot be combined")
+			}
+			if cmd.Flags().Changed("watch") && watch <= 0 {
+				return usageExit(cmd, "--watch takes a positive number of seconds, got %d", watch)
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 
+			status := report.NewStatus(cmd.ErrOrStderr())
+			defer status.Close()
+			cmd.SetContext(withStatus(ctx, status))
 			sim := ghsim.New(ghsim.Options{})
 			defer sim.Close()
 			pr := ghsim.SeedDemo(sim)
@@ -89,13 +95,14 @@ zero findings. Without a terminal the report is printed once.`,
 			fetch := func(ctx context.Context) (report.View, error) {
 				r, err := inspect.Observe(ctx, c, repo, ghsim.DemoPR)
 				if err != nil {
-					return report.View{}, err
+					return report.View{}, plainErr{err}
 				}
 				return r.View(), nil
 			}
 			err = report.Run(ctx, report.Options{
 				Fetch: fetch, Watch: interactive && cmd.Flags().Changed("watch"), Interval: time.Duration(watch) * time.Second,
 				Out: cmd.OutOrStdout(), Plain: !interactive,
+				Repository: ghsim.DemoRepo, Number: ghsim.DemoPR, Simulated: true, Status: status,
 			})
 			if errors.Is(err, context.Canceled) {
 				return nil
@@ -107,7 +114,7 @@ zero findings. Without a terminal the report is printed once.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report-only state and the evaluator's result as JSON")
-	cmd.Flags().IntVar(&watch, "watch", 5, "refresh every SECONDS (interactive only)")
+	cmd.Flags().IntVar(&watch, "watch", 0, "keep refreshing every `SECONDS` (off unless given; 5 when given without a value; interactive only)")
 	cmd.Flags().Lookup("watch").NoOptDefVal = "5"
 	cmd.AddCommand(newDemoPlanCmd()) // demo_plan.go: the approval console's demo
 	return cmd

@@ -16,7 +16,12 @@ or evaluate one recurring state (--state). Prints one JSON object.
 
 Exit status: 0 valid / an action was emitted, 1 invalid document or inconsistent
 state (every error is listed), 2 usage or I/O error.`,
-		Args: cobra.MaximumNArgs(1),
+		Args: func(cmd *cobra.Command, args []string) error {
+			if err := cobra.MaximumNArgs(1)(cmd, args); err != nil {
+				return evaluateUsage(cmd, "", "usage", err.Error())
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			kind, n := "", 0
 			for _, f := range []struct {
@@ -45,7 +50,7 @@ state (every error is listed), 2 usage or I/O error.`,
 		},
 	}
 	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return evaluateUsage(c, "", "usage", err.Error())
+		return evaluateUsage(c, "", "usage", flagErrorText(err))
 	})
 	cmd.Flags().BoolVar(&initial, "initial", false, "validate an initial document (snapshot, manifest, plan hash)")
 	cmd.Flags().BoolVar(&prompt, "prompt", false, "validate a bootstrap prompt document and render the prompt")
@@ -61,5 +66,8 @@ func evaluateUsage(cmd *cobra.Command, kind, code, msg string) error {
 	if err := writeJSON(cmd.OutOrStdout(), out); err != nil {
 		return exitWith(2, "write: %v", err)
 	}
-	return exitWith(2, "%s", msg)
+	if code == "io" {
+		return exitWith(2, "%s", msg)
+	}
+	return usageExit(cmd, "%s", msg)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 )
 
@@ -23,6 +24,10 @@ func readInput(cmd *cobra.Command, args []string) ([]byte, error) {
 	}
 	if name == "-" {
 		r = cmd.InOrStdin()
+		if readerIsTerminal(r) {
+			// Without this a user who forgot the FILE sees a silent hang.
+			fmt.Fprintln(cmd.ErrOrStderr(), "gh-prloop: reading the document from standard input; paste it, then press Ctrl-D (or pass a FILE)")
+		}
 	} else {
 		f, err := os.Open(name)
 		if err != nil {
@@ -47,6 +52,12 @@ func readInput(cmd *cobra.Command, args []string) ([]byte, error) {
 		return nil, exitWith(2, "%s is larger than %d MiB", name, maxInput>>20)
 	}
 	return data, nil
+}
+
+// readerIsTerminal reports whether r is a terminal; tests replace it.
+var readerIsTerminal = func(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
 }
 
 func unwrapPathError(err error) error {

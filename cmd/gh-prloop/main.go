@@ -22,6 +22,7 @@ type exitError struct {
 	code   int
 	msg    string
 	silent bool
+	usage  string // for a usage error: the command path its help hint names
 }
 
 func (e *exitError) Error() string { return e.msg }
@@ -39,12 +40,15 @@ func exitCode(err error, stderr *os.File) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if !ee.silent && ee.msg != "" {
-			fmt.Fprintln(stderr, "gh-prloop:", sanitize.Text(ee.msg))
+			fmt.Fprintln(stderr, "gh-prloop:", oneLine(sanitize.Text(ee.msg)))
+		}
+		if ee.usage != "" {
+			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", ee.usage)
 		}
 		return ee.code
 	}
 	// Errors can quote remote text (a server's message, a branch name), so
 	// they are sanitized like everything else that reaches the terminal.
-	fmt.Fprintln(stderr, "gh-prloop:", sanitize.Text(err.Error()))
+	fmt.Fprintln(stderr, "gh-prloop:", oneLine(sanitize.Text(err.Error())))
 	return 1
 }

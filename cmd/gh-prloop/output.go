@@ -6,8 +6,20 @@ import (
 	"io"
 	"os"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/mattn/go-isatty"
 )
+
+// terminalWidth is w's width when it is a terminal, else 80 (what gh
+// assumes for --template tables written to a pipe).
+func terminalWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if width, _, err := term.GetSize(f.Fd()); err == nil && width > 0 {
+			return width
+		}
+	}
+	return 80
+}
 
 // isTerminal reports whether w is a terminal, honouring GH_FORCE_TTY as gh does.
 func isTerminal(w io.Writer) bool {

@@ -76,6 +76,9 @@ Exit status: 0 approved, printed with --json, or summarized without a terminal
 		Example: "  gh-prloop plan --title 'Fix the parser' --validate 'go test ./...'\n  gh-prloop plan --json --title 'Fix the parser' | gh-prloop evaluate --initial",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if in.Mode != "approval-gated" && in.Mode != "autonomous" {
+				return usageExit(cmd, "--mode must be approval-gated or autonomous, got %q", in.Mode)
+			}
 			if bodyFile != "" {
 				b, err := readBodyFile(cmd, bodyFile)
 				if err != nil {
@@ -221,5 +224,5 @@ func planError(err error) error {
 	case errors.As(err, &rej):
 		return exitWith(1, "%v", err)
 	}
-	return exitWith(1, "%v", err)
+	return exitWith(1, "%s", plainError(err))
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -37,46 +38,58 @@ and the merge gates, and run the evaluator in report-only mode. Nothing is
 written to GitHub or to the checkout. Without an argument, the open pull
 request of the checked-out branch is used.
 
-Without --json, a terminal shows the report console; --watch refreshes it every
-SECONDS (default 30); refreshing an unchanged pull request costs no
-rate-limited REST request and, while each of its lists fits in one page (100
-items), at most one GraphQL point.
+Without --json, a terminal shows the report console, refreshed when you press
+r, or with --watch every SECONDS (30 when no value is given). Refreshing an
+unchanged pull request costs no rate-limited REST request and, while each of
+its lists fits in one page (100 items), at most one GraphQL point.
 
 --save-observation FILE writes the complete raw observation the report was
 classified from (docs/observation.md); attach it to a bug report. --replay FILE
 classifies such a file offline, with the same console, plain and --json output,
-without a token or network.`,
+without a token or network.
+
+Exit status: 0 shown, 1 the pull request could not be read, 2 usage error,
+4 not logged in.`,
 		Example: "  gh-prloop report 42\n  gh-prloop report https://github.com/octo-org/widgets/pull/42 --json\n  gh-prloop report 42 --repo octo-org/widgets --watch=10\n" +
 			"  gh-prloop report 42 --save-observation pr42.json\n  gh-prloop report --replay pr42.json --json",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && cmd.Flags().Changed("watch") {
-				return exitWith(2, "--json and --watch cannot be combined")
+				return usageExit(cmd, "--json and --watch cannot be combined")
 			}
-			if watch <= 0 {
-				return exitWith(2, "--watch takes a positive number of seconds, got %d", watch)
+			if cmd.Flags().Changed("watch") && watch <= 0 {
+				return usageExit(cmd, "--watch takes a positive number of seconds, got %d", watch)
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
 			if cmd.Flags().Changed("replay") {
 				return runReplay(ctx, cmd, args, replay, asJSON)
 			}
+			// Everything the user typed is checked before the credentials
+			// are read or anything is fetched.
+			target, err := parsePRArg(repoFlag, args)
+			if err != nil {
+				return usageExit(cmd, "%v", err)
+			}
+			status := report.NewStatus(cmd.ErrOrStderr())
+			defer status.Close()
+			cmd.SetContext(withStatus(ctx, status))
 			c, err := newClient(cmd)
 			if err != nil {
 				return authError(err)
 			}
-			var repo ghclient.Repo
-			var number int64
-			if len(args) == 0 {
-				repo, number, err = prForCurrentBranch(ctx, c, repoFlag)
-			} else {
-				repo, number, err = resolvePR(c, repoFlag, args[0])
+			repo, number := target.repo, target.number
+			switch {
+			case target.url != "":
+				repo, number, err = c.ResolvePRURL(target.url)
 				if err != nil {
-					err = usageError{err} // resolving an argument reads nothing remote
+					return usageExit(cmd, "%v", err)
 				}
-			}
-			if err != nil {
-				return resolveError(err)
+			case number == 0:
+				repo, number, err = prForCurrentBranch(ctx, c, repoFlag)
+				if err != nil {
+					return resolveError(err)
+				}
 			}
 			var mu sync.Mutex
 			lastRequest := "" // a refresh reads the same request's reactions in its one query
@@ -102,13 +115,14 @@ without a token or network.`,
 			fetch := func(ctx context.Context) (report.View, error) {
 				r, err := observe(ctx)
 				if err != nil {
-					return report.View{}, err
+					return report.View{}, plainErr{err}
 				}
 				return r.View(), nil
 			}
 			err = report.Run(ctx, report.Options{
 				Fetch: fetch, Watch: cmd.Flags().Changed("watch"), Interval: time.Duration(watch) * time.Second,
 				Out: cmd.OutOrStdout(), In: keyboard(cmd),
+				Repository: repo.String(), Number: number, Status: status,
 			})
 			if errors.Is(err, context.Canceled) {
 				return nil
@@ -121,7 +135,7 @@ without a token or network.`,
 	}
 	cmd.Flags().StringVarP(&repoFlag, "repo", "R", "", "repository as owner/name (default: the current checkout's)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report-only state and the evaluator's result as JSON")
-	cmd.Flags().IntVar(&watch, "watch", 30, "refresh every SECONDS")
+	cmd.Flags().IntVar(&watch, "watch", 0, "keep refreshing every `SECONDS` (off unless given; 30 when given without a value)")
 	cmd.Flags().Lookup("watch").NoOptDefVal = "30"
 	cmd.Flags().StringVar(&saveObs, "save-observation", "", "also write the raw observation to FILE (see docs/observation.md)")
 	cmd.Flags().StringVar(&replay, "replay", "", "classify a saved observation FILE offline instead of reading GitHub")
@@ -134,11 +148,11 @@ without a token or network.`,
 func runReplay(ctx context.Context, cmd *cobra.Command, args []string, file string, asJSON bool) error {
 	for _, f := range []string{"repo", "watch", "save-observation"} {
 		if cmd.Flags().Changed(f) {
-			return exitWith(2, "--replay cannot be combined with --%s", f)
+			return usageExit(cmd, "--replay cannot be combined with --%s", f)
 		}
 	}
 	if len(args) > 0 {
-		return exitWith(2, "--replay takes no pull request argument: the saved observation names its pull request")
+		return usageExit(cmd, "--replay takes no pull request argument: the saved observation names its pull request")
 	}
 	f, err := os.Open(file)
 	if err != nil {
@@ -217,25 +231,50 @@ func currentRepo(repoFlag string) (ghclient.Repo, error) {
 	}
 	cur, err := local.CurrentRepository(context.Background(), git, ".", auth.KnownHosts())
 	if err != nil {
-		return ghclient.Repo{}, fmt.Errorf("cannot tell which repository to use (%v); pass --repo owner/name", err)
+		return ghclient.Repo{}, fmt.Errorf("cannot tell which repository to use: no git remote here points to GitHub; pass --repo owner/name")
 	}
 	return ghclient.ParseRepo(cur.Owner + "/" + cur.Name)
 }
 
-// resolvePR turns "42" or a PR URL into a repository and number; a bare number
-// takes the repository from --repo, else from the current checkout as gh does.
-func resolvePR(c *ghclient.Client, repoFlag, arg string) (ghclient.Repo, int64, error) {
+// prTarget is what the argument names: a number in a known repository, a
+// URL whose host the client must still accept, or nothing (the current
+// branch's pull request, found on GitHub).
+type prTarget struct {
+	repo   ghclient.Repo
+	number int64
+	url    string
+}
+
+// parsePRArg reads "42" or a pull request URL without the network or the
+// credentials; a bare number takes the repository from --repo, else from
+// the current checkout as gh does.
+func parsePRArg(repoFlag string, args []string) (prTarget, error) {
+	if len(args) == 0 {
+		if repoFlag != "" {
+			if _, err := ghclient.ParseRepo(repoFlag); err != nil {
+				return prTarget{}, fmt.Errorf("--repo: %v", err)
+			}
+		}
+		return prTarget{}, nil
+	}
+	arg := args[0]
 	if n, err := strconv.ParseInt(arg, 10, 64); err == nil {
 		if n <= 0 {
-			return ghclient.Repo{}, 0, fmt.Errorf("pull request number must be positive, got %d", n)
+			return prTarget{}, fmt.Errorf("pull request number must be positive, got %d", n)
 		}
 		r, err := currentRepo(repoFlag)
-		return r, n, err
+		return prTarget{repo: r, number: n}, err
+	}
+	if !strings.Contains(arg, "/") {
+		return prTarget{}, fmt.Errorf("%q is neither a pull request number nor a URL", arg)
 	}
 	if repoFlag != "" {
-		return ghclient.Repo{}, 0, fmt.Errorf("--repo cannot be combined with a pull request URL")
+		return prTarget{}, fmt.Errorf("--repo cannot be combined with a pull request URL")
 	}
-	return c.ResolvePRURL(arg)
+	if _, err := ghclient.ParsePRURL(arg); err != nil {
+		return prTarget{}, err
+	}
+	return prTarget{url: arg}, nil
 }
 
 // usageError is a mistake in what the user asked for (exit 2), as opposed
@@ -263,5 +302,22 @@ func observeError(err error) error {
 	if errors.Is(err, ghclient.ErrNoToken) {
 		return exitWith(4, "%v", err)
 	}
-	return exitWith(1, "%v", err)
+	return exitWith(1, "%s", plainError(err))
+}
+
+// plainErr is err with plainError's wording, still matching errors.Is/As:
+// the console shows it on its status line as it is.
+type plainErr struct{ err error }
+
+func (e plainErr) Error() string { return plainError(e.err) }
+func (e plainErr) Unwrap() error { return e.err }
+
+// plainError names what failed and the fix, instead of the transport's
+// own text ("Post \"https://…\": dial tcp: lookup …: no such host").
+func plainError(err error) string {
+	var u *ghclient.UnreachableError
+	if errors.As(err, &u) {
+		return u.Error() + "; check the network connection (or GH_HOST) and try again"
+	}
+	return oneLine(err.Error())
 }

@@ -9,11 +9,29 @@ import (
 // version is set at build time (-ldflags "-X main.version=…"); "dev" otherwise.
 var version = "dev"
 
+// rootLong says what works today, not what the loop will do once built.
+const rootLong = `gh-prloop is the approval console of the Codex pull-request review loop: every
+write of the loop is a manifest whose exact SHA-256 a human approves.
+
+What works today (nothing here writes to GitHub or to the checkout):
+  report     classify a pull request's Codex review state: a console, or --json
+  plan       build the initial plan from this checkout and approve its exact hash
+  evaluate   validate a plan document or evaluate a recurring state (JSON)
+  hash, canonical, policy
+             the canonical JSON, its SHA-256 and the policy the evaluator enforces
+  demo       the report console on a simulated pull request (no account, no network)
+  automations
+             list, show, pause, resume or delete the loop's automations (the registry)
+  schedule   install, show or remove the timer that runs the loop's wakeups
+
+Exit status: 0 success, 1 error, 2 usage error or cancelled, 4 not logged in.
+Commands with --json also take --jq EXPR and --template TMPL, as gh does.`
+
 func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "gh-prloop",
 		Short:         "Approval console for the Codex pull-request review loop",
-		Long:          "gh-prloop opens or reuses a pull request, asks the Codex bot for a review, and\nlets an evaluator decide every next step; every write is a manifest whose exact\nSHA-256 a human approves.",
+		Long:          rootLong,
 		Version:       version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -22,10 +40,8 @@ func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 	root.SetIn(in)
 	root.SetOut(out)
 	root.SetErr(errOut)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return exitWith(2, "%v\nRun '%s --help' for usage.", err, c.CommandPath())
-	})
 	root.AddCommand(newEvaluateCmd(), newHashCmd(), newCanonicalCmd(), newPolicyCmd(), newReportCmd(defaultClient), newDemoCmd(), newPlanCmd(defaultPlanEnv()))
 	root.AddCommand(newAutomationsCmd(defaultAutomationsEnv()))
+	applyUsageRules(root) // usage.go: after every AddCommand, so each command gets the rule
 	return root
 }

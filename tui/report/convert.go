@@ -55,7 +55,7 @@ func requestData(v View) *responses.Request {
 func responseRows(v View) []responses.Row {
 	out := make([]responses.Row, len(v.Responses))
 	for i, r := range v.Responses {
-		out[i] = responses.Row{Source: r.Source, ID: r.ID, CreatedAt: r.CreatedAt, Commit: r.Commit, ZeroFindings: r.ZeroFindings, Qualifies: r.Qualifies}
+		out[i] = responses.Row{Source: r.Source, ID: r.ID, CreatedAt: r.CreatedAt, Commit: r.Commit, ZeroFindings: r.ZeroFindings, Qualifies: r.Qualifies, URL: r.URL}
 	}
 	return out
 }
@@ -63,7 +63,7 @@ func responseRows(v View) []responses.Row {
 func threadRows(v View) []threads.Row {
 	out := make([]threads.Row, len(v.Threads))
 	for i, t := range v.Threads {
-		out[i] = threads.Row{Kind: t.Kind, Path: t.Path, Line: t.Line, Priority: t.Priority, Title: t.Title, Author: t.Author}
+		out[i] = threads.Row{Kind: t.Kind, Path: t.Path, Line: t.Line, Priority: t.Priority, Title: t.Title, Author: t.Author, Body: t.Body, URL: t.URL}
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/prloop/gh-prloop/tui/components/header"
 	"github.com/prloop/gh-prloop/tui/components/responses"
 	"github.com/prloop/gh-prloop/tui/components/threads"
+	"github.com/prloop/gh-prloop/tui/sanitize"
 	"github.com/prloop/gh-prloop/tui/theme"
 )
 
@@ -68,11 +70,43 @@ type Model struct {
 	loaded    bool // a fetch has succeeded at least once
 	fetching  bool
 	fetchErr  string
-	seq       int // id of the latest fetch
-	gen       int // id of the live countdown
-	remaining int // seconds until the next watch refresh
+	lastErr   error // the error behind fetchErr
+	seq       int   // id of the latest fetch
+	gen       int   // id of the live countdown
+	remaining int   // seconds until the next watch refresh
 
 	width, height int
+
+	// target is the pull request asked for, shown until the first fetch
+	// answers; simulated says the data comes from the GitHub simulator.
+	targetRepo   string
+	targetNumber int64
+	simulated    bool
+
+	detail *detail // the open detail view, or nil
+	status string  // the last notice (a retry, a wait, a copied URL)
+
+	// browse and copy act on a URL; tests replace them.
+	browse func(url string) error
+	copy   func(url string) error
+}
+
+// SetTarget names the pull request asked for, so that the console says
+// which one it is loading, and whether the data comes from the simulator.
+func (m *Model) SetTarget(repository string, number int64, simulated bool) {
+	m.targetRepo, m.targetNumber, m.simulated = repository, number, simulated
+	m.apply()
+}
+
+// SetActions replaces what o (open in the browser) and y (copy the URL)
+// do; nil keeps the current one.
+func (m *Model) SetActions(browse, copy func(url string) error) {
+	if browse != nil {
+		m.browse = browse
+	}
+	if copy != nil {
+		m.copy = copy
+	}
 }
 
 // New returns the report screen. Fetch must not be nil. Interval is the
@@ -88,7 +122,9 @@ func New(ctx context.Context, fetch Fetch, interval time.Duration, watch bool, s
 		st:     st, keys: NewKeyMap(),
 		header: header.New(st), banner: banner.New(st), gates: gates.New(st),
 		responses: responses.New(st), threads: threads.New(st), footer: footer.New(st),
-		focus: focusThreads,
+		focus:  focusThreads,
+		browse: func(string) error { return errors.New("no browser") },
+		copy:   func(string) error { return errors.New("no clipboard") },
 	}
 	m.applyFocus()
 	m.apply()
@@ -140,6 +176,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.countdown()
 	case spinner.TickMsg:
 		return m, m.banner.Update(msg)
+	case statusMsg:
+		m.status = msg.text
+		m.relayout()
+		return m, nil
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	}
@@ -153,13 +193,20 @@ func (m *Model) fetched(msg fetchedMsg) tea.Cmd {
 	m.fetching = false
 	var cmds []tea.Cmd
 	if msg.err != nil {
-		m.fetchErr = "refresh failed: " + msg.err.Error()
+		prefix := "refresh failed: "
+		if !m.loaded {
+			prefix = "could not load the pull request: "
+		}
+		m.fetchErr, m.lastErr = prefix+msg.err.Error(), msg.err
 		if m.loaded {
 			m.fetchErr += " (showing the last good report)"
 		}
 	} else {
-		m.view, m.loaded, m.fetchErr = msg.view, true, ""
+		m.view, m.loaded, m.fetchErr, m.lastErr, m.status = msg.view, true, "", nil, ""
 		cmds = append(cmds, m.apply())
+		if m.detail != nil {
+			m.detail = m.reopen()
+		}
 	}
 	if m.watch {
 		m.gen++
@@ -171,7 +218,34 @@ func (m *Model) fetched(msg fetchedMsg) tea.Cmd {
 }
 
 func (m *Model) key(k tea.KeyMsg) tea.Cmd {
+	if m.detail != nil {
+		switch {
+		case key.Matches(k, m.keys.Back):
+			m.detail = nil
+			m.relayout()
+			return nil
+		case key.Matches(k, m.keys.Browse, m.keys.Copy):
+			return m.act(k, m.detail.it.url)
+		case key.Matches(k, m.keys.Refresh, m.keys.Help):
+		default:
+			return m.detail.pane.Update(k)
+		}
+	}
 	switch {
+	case key.Matches(k, m.keys.Open, m.keys.Info) && m.detail == nil:
+		it, ok := m.selected()
+		if !ok || key.Matches(k, m.keys.Info) {
+			it = prItem(m.view) // an empty list: the pull request itself
+		}
+		m.detail = newDetail(m.st, it)
+		m.detail.pr = !ok || key.Matches(k, m.keys.Info)
+		m.relayout()
+	case key.Matches(k, m.keys.Browse, m.keys.Copy):
+		it, ok := m.selected()
+		if !ok {
+			it.url = m.view.URL // no row: the pull request itself
+		}
+		return m.act(k, it.url)
 	case key.Matches(k, m.keys.Refresh):
 		if m.fetching {
 			return nil
@@ -192,6 +266,59 @@ func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// selected is the row under the focused pane's cursor.
+func (m *Model) selected() (item, bool) {
+	if m.focus == focusResponses {
+		r, ok := m.responses.Selected()
+		return responseItem(r, m.responses.Request()), ok
+	}
+	r, ok := m.threads.Selected()
+	return threadItem(r), ok
+}
+
+// reopen refreshes an open detail view after a refresh: the same row
+// number of the same pane, or closed when that row is gone.
+func (m *Model) reopen() *detail {
+	it, ok := m.selected()
+	if m.detail.pr {
+		it, ok = prItem(m.view), true
+	}
+	if !ok {
+		return nil
+	}
+	m.detail.it = it // same pane: the scroll position is kept
+	return m.detail
+}
+
+// actionMsg is the outcome of o or y, for the status line.
+type actionMsg = statusMsg
+
+// act opens url in the browser (o) or copies it (y), off the event loop.
+// Only a web URL is acted on: it came from GitHub and is untrusted.
+func (m *Model) act(k tea.KeyMsg, url string) tea.Cmd {
+	shown := sanitize.Line(url, 200)
+	if !strings.HasPrefix(url, "https://") || shown != url {
+		return func() tea.Msg { return actionMsg{text: "nothing to open: this item has no web address"} }
+	}
+	if key.Matches(k, m.keys.Copy) {
+		copyURL := m.copy
+		return func() tea.Msg {
+			if err := copyURL(url); err != nil {
+				return actionMsg{text: "could not copy the URL: " + err.Error()}
+			}
+			return actionMsg{text: "copied to the clipboard: " + url}
+		}
+	}
+	browse := m.browse
+	return func() tea.Msg {
+		if err := browse(url); err != nil {
+			// The launcher's own error ("exec: xdg-open…") names no fix.
+			return actionMsg{text: "could not open a browser (set GH_BROWSER or BROWSER); y copies the link instead"}
+		}
+		return actionMsg{text: "opened in the browser: " + url}
+	}
+}
+
 func (m *Model) applyFocus() {
 	if m.focus == focusResponses {
 		m.responses.Focus()
@@ -206,7 +333,14 @@ func (m *Model) applyFocus() {
 // spinner command when Codex has started reviewing.
 func (m *Model) apply() tea.Cmd {
 	v := m.view
-	m.header.SetData(headerData(v))
+	hd := headerData(v)
+	if !m.loaded {
+		hd.Repository, hd.Number, hd.Loading = m.targetRepo, m.targetNumber, true
+	}
+	hd.Simulated = m.simulated
+	m.header.SetData(hd)
+	m.responses.SetLoading(!m.loaded)
+	m.threads.SetLoading(!m.loaded)
 	cmd := m.banner.SetData(bannerData(v, !m.loaded))
 	m.gates.SetData(gatesData(v))
 	m.responses.SetData(requestData(v), responseRows(v))
@@ -223,6 +357,7 @@ func (m *Model) footerData() footer.Data {
 	case m.view.Err != "":
 		d.Error = "error: " + m.view.Err
 	}
+	d.Status = m.status
 	switch {
 	case m.fetching:
 		d.Info = append(d.Info, "refreshing…")
@@ -236,6 +371,9 @@ func (m *Model) footerData() footer.Data {
 }
 
 func (m *Model) helpMap() helpMap {
+	if m.detail != nil {
+		return helpMap{k: m.keys, scroll: m.detail.pane.Keys.Scroll, detail: true}
+	}
 	if m.focus == focusResponses {
 		return helpMap{k: m.keys, scroll: m.responses.Keys.Scroll}
 	}
@@ -278,6 +416,12 @@ func (m *Model) relayout() {
 		rest -= 2
 	}
 	rest = max(rest, 0)
+	if m.detail != nil {
+		// The detail view takes everything between the header and the
+		// footer: it is where long text is read.
+		m.detail.setSize(w, max(m.height-header.Height-1-fh, 0))
+		return
+	}
 	want := m.responses.Want()
 	rh := min(want, max(rest/2, min(want, 4)), rest)
 	m.responses.SetSize(w, rh)
@@ -289,6 +433,9 @@ func (m *Model) relayout() {
 func (m *Model) View() string {
 	if m.width == 0 || m.height == 0 {
 		return ""
+	}
+	if m.detail != nil {
+		return fitLines(strings.Join([]string{m.header.View(), "", m.detail.pane.View(), m.footer.View(m.helpMap())}, "\n"), m.height)
 	}
 	spacer := m.height-header.Height-m.banner.Height()-m.gates.Height()-m.footer.Height(m.helpMap()) >= spacerMin
 	parts := []string{m.header.View()}
@@ -305,9 +452,14 @@ func (m *Model) View() string {
 		}
 	}
 	parts = append(parts, m.footer.View(m.helpMap()))
-	lines := strings.Split(strings.Join(parts, "\n"), "\n")
-	if len(lines) > m.height {
-		lines = lines[:m.height]
+	return fitLines(strings.Join(parts, "\n"), m.height)
+}
+
+// fitLines keeps the first height lines of s.
+func fitLines(s string, height int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > height {
+		lines = lines[:height]
 	}
 	return strings.Join(lines, "\n")
 }

@@ -116,8 +116,8 @@ func TestFocusAndScroll(t *testing.T) {
 	for range 3 {
 		m.Update(press("j"))
 	}
-	if m.threads.YOffset() != 3 || m.responses.YOffset() != 0 {
-		t.Errorf("j scrolled threads %d, responses %d", m.threads.YOffset(), m.responses.YOffset())
+	if m.threads.Cursor() != 3 || m.responses.Cursor() != 0 {
+		t.Errorf("j moved the threads cursor to %d, responses %d", m.threads.Cursor(), m.responses.Cursor())
 	}
 	m.Update(press("tab"))
 	if !strings.Contains(m.View(), "▸ Responses (23)") || strings.Contains(m.View(), "▸ Threads") {
@@ -125,13 +125,13 @@ func TestFocusAndScroll(t *testing.T) {
 	}
 	m.Update(press("j"))
 	m.Update(press("G"))
-	if m.responses.YOffset() == 0 || m.threads.YOffset() != 3 {
-		t.Errorf("after tab, keys must scroll responses only: %d, %d", m.responses.YOffset(), m.threads.YOffset())
+	if m.responses.YOffset() == 0 || m.responses.Cursor() != 22 || m.threads.Cursor() != 3 {
+		t.Errorf("after tab, keys must move responses only: %d, %d", m.responses.Cursor(), m.threads.Cursor())
 	}
-	// A refresh keeps the scroll position.
+	// A refresh keeps the cursor.
 	m.Update(fetchedMsg{seq: m.seq, view: v})
-	if m.threads.YOffset() != 3 {
-		t.Errorf("refresh reset the scroll position to %d", m.threads.YOffset())
+	if m.threads.Cursor() != 3 || m.responses.Cursor() != 22 {
+		t.Errorf("refresh moved the cursors to %d, %d", m.threads.Cursor(), m.responses.Cursor())
 	}
 }
 

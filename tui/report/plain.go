@@ -30,6 +30,9 @@ func Plain(v View) string {
 	t := func(x string) string { return sanitize.Line(x, plainText) }
 
 	line("%s#%d: %s", s(v.Repository), v.Number, l(v.Title))
+	if v.Simulated {
+		line("source: the GitHub simulator (not github.com)")
+	}
 	state := s(v.State)
 	if v.Draft {
 		state += " (draft)"

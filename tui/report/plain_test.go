@@ -156,3 +156,15 @@ func TestRunInteractiveCancelled(t *testing.T) {
 		t.Fatal("console did not stop on cancel")
 	}
 }
+
+// The plain report says so when the data comes from the simulator.
+func TestRunPlainSaysSimulator(t *testing.T) {
+	var out bytes.Buffer
+	err := Run(context.Background(), Options{Fetch: constant(sample()), Out: &out, Simulated: true, Getenv: func(string) string { return "" }})
+	if err != nil || !strings.Contains(out.String(), "source: the GitHub simulator (not github.com)") {
+		t.Fatalf("err %v\n%s", err, out.String())
+	}
+	if strings.Contains(Plain(sample()), "simulator") {
+		t.Error("real data must not say simulator")
+	}
+}

@@ -10,6 +10,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/term"
+	"github.com/cli/go-gh/v2/pkg/browser"
+	"github.com/muesli/termenv"
 
 	"github.com/prloop/gh-prloop/tui/app"
 	"github.com/prloop/gh-prloop/tui/sanitize"
@@ -27,6 +29,15 @@ type Options struct {
 	// whatever this says, when Out is not a terminal.
 	Plain  bool
 	Getenv func(string) string // nil means os.Getenv; read for NO_COLOR, CLICOLOR, CLICOLOR_FORCE, GH_FORCE_TTY
+
+	// Repository and Number name the pull request asked for, shown while
+	// the first fetch runs. Simulated marks data from the GitHub simulator.
+	Repository string
+	Number     int64
+	Simulated  bool
+	// Status receives the GitHub client's notices (retries, waits); while
+	// the console runs they go to its status line, never over the screen.
+	Status *Status
 }
 
 // Run shows the report for one pull request.
@@ -63,9 +74,16 @@ func Run(ctx context.Context, o Options) error {
 	defer cancel() // stops a fetch still running when the user quits
 	st := theme.New(theme.NewRenderer(o.Out, theme.ColorEnabled(o.Getenv, tty)), theme.Default())
 	model := New(ctx, o.Fetch, o.Interval, o.Watch, &st)
+	model.SetTarget(o.Repository, o.Number, o.Simulated)
+	model.SetActions(
+		func(url string) error { return browser.New("", io.Discard, io.Discard).Browse(url) },
+		func(url string) error { termenv.NewOutput(o.Out).Copy(url); return nil },
+	)
 	root := app.New(model, &st)
 	p := tea.NewProgram(root, tea.WithContext(ctx), tea.WithOutput(o.Out), input(o.In), tea.WithAltScreen())
+	o.Status.attach(p.Send)
 	_, err := p.Run()
+	o.Status.detach() // what the status line said is printed once the screen is gone
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return ctx.Err()
 	}
@@ -74,8 +92,8 @@ func Run(ctx context.Context, o Options) error {
 	}
 	// A console that never showed a report failed, as gh would: the caller
 	// exits non-zero with the reason instead of pretending all went well.
-	if v, ferr := model.Current(); ferr != "" && v.Repository == "" && v.Number == 0 {
-		return errors.New(ferr)
+	if !model.loaded && model.lastErr != nil {
+		return model.lastErr
 	}
 	return nil
 }
@@ -96,6 +114,7 @@ func input(in io.Reader) tea.ProgramOption {
 func runPlain(ctx context.Context, o Options) error {
 	fetch := func() (View, error) {
 		v, err := o.Fetch(ctx)
+		v.Simulated = o.Simulated
 		if o.Watch {
 			v.Watch, v.NextRefresh = true, "every "+o.Interval.String()
 		}

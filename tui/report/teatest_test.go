@@ -38,11 +38,16 @@ func manualTick(t *testing.T, m *Model) chan<- struct{} {
 }
 
 func press(s string) tea.KeyMsg {
-	if s == "tab" {
+	switch s {
+	case "tab":
 		return tea.KeyMsg{Type: tea.KeyTab}
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }
+
+func keyEsc() tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyEsc} }
 
 func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
 	t.Helper()
@@ -171,7 +176,7 @@ func TestFirstFetchErrorShowsStatus(t *testing.T) {
 	st := testutil.Styles()
 	m := New(context.Background(), fetch, 0, false, st)
 	tm := teatest.NewTestModel(t, app.New(m, st), teatest.WithInitialTermSize(80, 24))
-	waitFor(t, tm, "refresh failed: not authenticated")
+	waitFor(t, tm, "could not load the pull request: not authenticated")
 	out := finalView(t, tm)
 	if !strings.Contains(out, "LOADING") || strings.Contains(out, "last good report") {
 		t.Errorf("unexpected screen:\n%s", out)

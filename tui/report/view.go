@@ -36,6 +36,7 @@ type View struct {
 	Gates     Gates
 	Notices   []string // Codex notices (usage limits, environment missing, …)
 
+	Simulated   bool   // set by Run from Options.Simulated: the data is the simulator's
 	Cost        string // API cost of this observation, already formatted
 	Watch       bool   // set by Run (plain watch mode); the console keeps its own countdown
 	NextRefresh string // set by Run (plain watch mode), printed by Plain
@@ -49,7 +50,8 @@ type ResponseRow struct {
 	CreatedAt    string
 	Commit       string
 	ZeroFindings bool
-	Qualifies    bool // answers the current request
+	Qualifies    bool   // answers the current request
+	URL          string // on github.com
 }
 
 // ThreadRow is one review thread.
@@ -60,6 +62,8 @@ type ThreadRow struct {
 	Priority string // P0..P3, or empty
 	Title    string
 	Author   string
+	Body     string // the root comment in full
+	URL      string // on github.com
 }
 
 // Gates are the four merge gates, each pass | fail | pending | unknown.

@@ -52,21 +52,29 @@ func NewRenderer(w io.Writer, color bool) *lipgloss.Renderer {
 		r.SetHasDarkBackground(true)
 		return r
 	}
-	r.SetHasDarkBackground(darkBackground(os.Getenv("COLORFGBG")))
+	dark, _ := background(os.Getenv("COLORFGBG"))
+	r.SetHasDarkBackground(dark)
 	return r
 }
 
-// darkBackground reads the COLORFGBG convention ("fg;bg", bg an ANSI colour
-// index, as rxvt, Konsole and iTerm set it); without it, dark is assumed,
-// as most terminals are.
-func darkBackground(colorfgbg string) bool {
+// background reads the COLORFGBG convention ("fg;bg", bg an ANSI colour
+// index, as rxvt, Konsole and iTerm set it). Without it the background is
+// not known (dark is reported, as most terminals are, but Default then
+// picks the Neutral palette that reads on both).
+func background(colorfgbg string) (dark, known bool) {
 	i := strings.LastIndexByte(colorfgbg, ';')
 	if i < 0 {
-		return true
+		return true, false
 	}
 	bg, err := strconv.Atoi(colorfgbg[i+1:])
 	if err != nil {
-		return true
+		return true, false
 	}
-	return bg < 7 || bg == 8
+	return bg < 7 || bg == 8, true
+}
+
+// darkBackground is background's first result.
+func darkBackground(colorfgbg string) bool {
+	dark, _ := background(colorfgbg)
+	return dark
 }

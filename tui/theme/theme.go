@@ -2,20 +2,25 @@
 // from them the one Styles struct every component renders with.
 package theme
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"os"
+
+	"github.com/charmbracelet/lipgloss"
+)
 
 // Theme is the palette and glyph set. Colours adapt to light and dark
-// backgrounds; glyphs never require a Nerd Font.
+// backgrounds, or read on both when the background is not known; glyphs
+// never require a Nerd Font.
 type Theme struct {
-	Accent  lipgloss.AdaptiveColor
-	Text    lipgloss.AdaptiveColor
-	Muted   lipgloss.AdaptiveColor
-	Border  lipgloss.AdaptiveColor
-	Pass    lipgloss.AdaptiveColor
-	Fail    lipgloss.AdaptiveColor
-	Pending lipgloss.AdaptiveColor
-	Unknown lipgloss.AdaptiveColor
-	Warn    lipgloss.AdaptiveColor
+	Accent  lipgloss.TerminalColor
+	Text    lipgloss.TerminalColor
+	Muted   lipgloss.TerminalColor
+	Border  lipgloss.TerminalColor
+	Pass    lipgloss.TerminalColor
+	Fail    lipgloss.TerminalColor
+	Pending lipgloss.TerminalColor
+	Unknown lipgloss.TerminalColor
+	Warn    lipgloss.TerminalColor
 	Glyphs  Glyphs
 }
 
@@ -43,8 +48,39 @@ func ASCIIGlyphs() Glyphs {
 		Spinner: []string{"|", "/", "-", "\\"}}
 }
 
-// Default is the product's theme.
+// Default is the product's theme for this terminal: Adaptive when the
+// background is known (COLORFGBG), else Neutral. Guessing "dark" would put
+// near-white text on a light terminal.
 func Default() Theme {
+	if _, known := background(os.Getenv("COLORFGBG")); known {
+		return Adaptive()
+	}
+	return Neutral()
+}
+
+// Neutral reads on a light and on a dark background alike: text in the
+// terminal's own foreground colour, every other colour of middle
+// luminance (a contrast of at least 3:1 against both black and white; a
+// test checks it).
+func Neutral() Theme {
+	grey := lipgloss.Color("#808080")
+	return Theme{
+		Accent:  lipgloss.Color("#8A63D2"),
+		Text:    lipgloss.NoColor{},
+		Muted:   grey,
+		Border:  grey,
+		Pass:    lipgloss.Color("#2DA44E"),
+		Fail:    lipgloss.Color("#E5534B"),
+		Pending: lipgloss.Color("#B7821F"),
+		Unknown: grey,
+		Warn:    lipgloss.Color("#D0742A"),
+		Glyphs:  UnicodeGlyphs(),
+	}
+}
+
+// Adaptive is the palette for a known background: each colour has a light
+// and a dark variant, chosen by the renderer.
+func Adaptive() Theme {
 	return Theme{
 		Accent:  lipgloss.AdaptiveColor{Light: "#5A3FD6", Dark: "#A48CFF"},
 		Text:    lipgloss.AdaptiveColor{Light: "#1F1F1F", Dark: "#E6E6E6"},

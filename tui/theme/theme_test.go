@@ -2,8 +2,12 @@ package theme
 
 import (
 	"bytes"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/muesli/termenv"
 )
@@ -83,4 +87,51 @@ func TestDarkBackgroundFromCOLORFGBG(t *testing.T) {
 			t.Errorf("darkBackground(%q) = %v, want %v", in, got, want)
 		}
 	}
+}
+
+// Without COLORFGBG the background is unknown: the theme must read on a
+// light and a dark terminal alike (issue 10 point 10: near-white text on a
+// light terminal). Text keeps the terminal's own colour; every other
+// colour has a contrast of at least 3:1 against both black and white.
+func TestUnknownBackgroundUsesColoursThatReadOnBoth(t *testing.T) {
+	t.Setenv("COLORFGBG", "")
+	th := Default()
+	if _, ok := th.Text.(lipgloss.NoColor); !ok {
+		t.Errorf("text colour %v: want the terminal's own foreground", th.Text)
+	}
+	for name, c := range map[string]lipgloss.TerminalColor{
+		"accent": th.Accent, "muted": th.Muted, "border": th.Border, "pass": th.Pass,
+		"fail": th.Fail, "pending": th.Pending, "unknown": th.Unknown, "warn": th.Warn,
+	} {
+		hex, ok := c.(lipgloss.Color)
+		if !ok {
+			t.Errorf("%s: %T adapts to a background that is not known", name, c)
+			continue
+		}
+		l := luminance(t, string(hex))
+		if onWhite, onBlack := 1.05/(l+0.05), (l+0.05)/0.05; onWhite < 3 || onBlack < 3 {
+			t.Errorf("%s %s: contrast %.2f on white, %.2f on black; want >= 3 on both", name, hex, onWhite, onBlack)
+		}
+	}
+	t.Setenv("COLORFGBG", "0;15")
+	if _, ok := Default().Text.(lipgloss.AdaptiveColor); !ok {
+		t.Error("a known background keeps the adaptive palette")
+	}
+}
+
+// luminance is the WCAG relative luminance of "#RRGGBB".
+func luminance(t *testing.T, hex string) float64 {
+	t.Helper()
+	v, err := strconv.ParseUint(strings.TrimPrefix(hex, "#"), 16, 32)
+	if err != nil || len(hex) != 7 {
+		t.Fatalf("colour %q", hex)
+	}
+	lin := func(c uint64) float64 {
+		s := float64(c) / 255
+		if s <= 0.03928 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(v>>16&0xff) + 0.7152*lin(v>>8&0xff) + 0.0722*lin(v&0xff)
 }

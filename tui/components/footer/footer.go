@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/prloop/gh-prloop/tui/components/common"
 	"github.com/prloop/gh-prloop/tui/sanitize"
@@ -71,12 +73,32 @@ func (m Model) lines(km help.KeyMap) []string {
 	if len(info) > 0 {
 		out = append(out, st.Muted.Render(common.Fit(strings.Join(info, " "+st.Glyphs.Sep+" "), w)))
 	}
-	if km != nil {
+	if km != nil && !m.help.ShowAll {
+		out = append(out, m.shortHelp(km.ShortHelp()))
+	} else if km != nil {
 		for _, l := range strings.Split(m.help.View(km), "\n") {
 			out = append(out, common.Fit(l, w))
 		}
 	}
 	return out
+}
+
+// shortHelp is the one-line key bar. When it does not fit, keys are dropped
+// from the end, but never the last two of the list (help and quit, by
+// convention): a user must always see how to get help and how to leave.
+func (m Model) shortHelp(bs []key.Binding) string {
+	var on []key.Binding
+	for _, b := range bs {
+		if b.Enabled() {
+			on = append(on, b)
+		}
+	}
+	h := m.help
+	h.Width = 0 // measure, do not let help cut the line with an ellipsis
+	for len(on) > 2 && ansi.StringWidth(h.ShortHelpView(on)) > m.Width {
+		on = append(on[:len(on)-3], on[len(on)-2:]...)
+	}
+	return common.Fit(h.ShortHelpView(on), m.Width)
 }
 
 // Height is the number of lines View(km) renders.

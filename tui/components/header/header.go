@@ -31,6 +31,8 @@ type Data struct {
 	BaseBranch string
 	HeadBranch string
 	ObservedAt string
+	Loading    bool // nothing observed yet: Repository and Number are what was asked for
+	Simulated  bool // the data comes from the GitHub simulator, not github.com
 }
 
 // KeyMap is empty: the header takes no keys.
@@ -63,9 +65,18 @@ func (m Model) View() string {
 		repo = "(unknown repository)"
 	}
 	id := fmt.Sprintf("%s#%d", repo, d.Number)
+	if d.Number == 0 && d.Loading {
+		id = repo + " (the pull request of the current branch)"
+	}
 	title := st.Title.Render(common.Fit(id+"  "+sanitize.Line(d.Title, w), w))
 
 	var parts []string
+	if d.Simulated {
+		parts = append(parts, "SIMULATOR (not github.com)")
+	}
+	if d.Loading {
+		parts = append(parts, "loading…")
+	}
 	if s := sanitize.Line(strings.ToUpper(d.State), 16); s != "" {
 		parts = append(parts, s)
 	}

@@ -26,6 +26,11 @@ type Model struct {
 	lines   []string
 	focused bool
 	vp      viewport.Model
+	// rows are the indexes in lines of the selectable rows; with any, the
+	// scroll keys move a row cursor (lazygit, gh-dash) and the view
+	// follows it, else they scroll.
+	rows   []int
+	cursor int
 }
 
 // New returns an unfocused, empty pane.
@@ -41,7 +46,8 @@ func (m *Model) SetSize(width, height int) {
 	m.Common.SetSize(width, height)
 	m.vp.Width = m.Width
 	m.vp.Height = max(m.Height-1-len(m.fixed), 0)
-	m.vp.SetContent(strings.Join(m.lines, "\n"))
+	m.vp.SetContent(strings.Join(m.display(), "\n"))
+	m.follow()
 }
 
 // Resize is SetSize for an owner whose lines depend on the width only: it
@@ -60,11 +66,70 @@ func (m *Model) SetContent(title string, fixed, lines []string) {
 	m.SetSize(m.Width, m.Height)
 }
 
+// SetRows makes the body lines at the given indexes (ascending) the
+// selectable rows. The cursor stays on the same row number, clamped, so a
+// refresh does not move it; nil turns the cursor off.
+func (m *Model) SetRows(rows []int) {
+	m.rows = rows
+	m.cursor = min(max(m.cursor, 0), max(len(rows)-1, 0))
+	m.SetSize(m.Width, m.Height)
+}
+
+// Cursor is the selected row (an index into the rows given to SetRows), or
+// -1 when the pane has none.
+func (m Model) Cursor() int {
+	if len(m.rows) == 0 {
+		return -1
+	}
+	return m.cursor
+}
+
+// display is the body with the cursor row marked. The mark is a glyph, not
+// only a colour, so that it shows with NO_COLOR; only the focused pane
+// shows its cursor.
+func (m Model) display() []string {
+	if !m.focused || len(m.rows) == 0 {
+		return m.lines
+	}
+	out := append([]string(nil), m.lines...)
+	i := m.rows[m.cursor]
+	if i >= 0 && i < len(out) {
+		mark := m.Styles.Glyphs.Focus + " "
+		rest := ansi.TruncateLeft(out[i], ansi.StringWidth(mark), "")
+		out[i] = m.Styles.Selected.Render(common.Fit(mark+rest, m.Width))
+	}
+	return out
+}
+
+// follow scrolls so that the cursor row is visible, with the heading line
+// above the first row when there is one.
+func (m *Model) follow() {
+	if len(m.rows) == 0 || m.vp.Height <= 0 {
+		return
+	}
+	line := m.rows[m.cursor]
+	if m.cursor == 0 {
+		line = 0
+	}
+	switch {
+	case line < m.vp.YOffset:
+		m.vp.SetYOffset(line)
+	case m.rows[m.cursor] >= m.vp.YOffset+m.vp.Height:
+		m.vp.SetYOffset(m.rows[m.cursor] - m.vp.Height + 1)
+	}
+}
+
+func (m *Model) move(to int) {
+	m.cursor = min(max(to, 0), len(m.rows)-1)
+	m.vp.SetContent(strings.Join(m.display(), "\n"))
+	m.follow()
+}
+
 // Focus and Blur move keyboard focus; only a focused pane scrolls.
-func (m *Model) Focus() { m.focused = true; m.Keys.SetEnabled(true) }
+func (m *Model) Focus() { m.focused = true; m.Keys.SetEnabled(true); m.SetSize(m.Width, m.Height) }
 
 // Blur removes focus.
-func (m *Model) Blur() { m.focused = false; m.Keys.SetEnabled(false) }
+func (m *Model) Blur() { m.focused = false; m.Keys.SetEnabled(false); m.SetSize(m.Width, m.Height) }
 
 // Focused reports whether the pane has focus.
 func (m Model) Focused() bool { return m.focused }
@@ -82,6 +147,24 @@ func (m Model) FullHelp() [][]key.Binding { return m.Keys.FullHelp() }
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	k, ok := msg.(tea.KeyMsg)
 	if !ok {
+		return nil
+	}
+	if len(m.rows) > 0 {
+		page := max(m.vp.Height-1, 1)
+		switch {
+		case key.Matches(k, m.Keys.Up):
+			m.move(m.cursor - 1)
+		case key.Matches(k, m.Keys.Down):
+			m.move(m.cursor + 1)
+		case key.Matches(k, m.Keys.PageUp):
+			m.move(m.cursor - page)
+		case key.Matches(k, m.Keys.PageDown):
+			m.move(m.cursor + page)
+		case key.Matches(k, m.Keys.Top):
+			m.move(0)
+		case key.Matches(k, m.Keys.Bottom):
+			m.move(len(m.rows) - 1)
+		}
 		return nil
 	}
 	switch {

@@ -19,7 +19,8 @@ type Row struct {
 	CreatedAt    string
 	Commit       string
 	ZeroFindings bool
-	Qualifies    bool // answers the current request
+	Qualifies    bool   // answers the current request
+	URL          string // the response on github.com, for o and y
 }
 
 // Request is the review request the responses answer; nil when none was
@@ -50,6 +51,7 @@ type Model struct {
 	pane.Model
 	rows    []Row
 	request *Request
+	loading bool
 }
 
 // New returns an empty table.
@@ -64,6 +66,24 @@ func (m *Model) SetData(req *Request, rows []Row) {
 	m.request, m.rows = req, rows
 	m.rebuild()
 }
+
+// SetLoading says that nothing has been observed yet.
+func (m *Model) SetLoading(on bool) {
+	m.loading = on
+	m.rebuild()
+}
+
+// Selected is the row under the cursor, and the request, for the detail view.
+func (m Model) Selected() (Row, bool) {
+	i := m.Cursor()
+	if i < 0 || i >= len(m.rows) {
+		return Row{}, false
+	}
+	return m.rows[i], true
+}
+
+// Request is the review request shown above the rows, or nil.
+func (m Model) Request() *Request { return m.request }
 
 // SetSize implements the component contract. Lines depend on the width
 // only, so a height change does not rebuild them. Update (scrolling when
@@ -98,7 +118,7 @@ func (m *Model) rebuild() {
 			s += " " + st.Glyphs.Sep + " head " + h
 		}
 		fixed = append(fixed, st.Muted.Render(common.Fit("  "+s, m.Width)))
-	} else {
+	} else if !m.loading {
 		fixed = append(fixed, st.Muted.Render(common.Fit("  no review request found", m.Width)))
 	}
 	head := []string{common.Pad("SOURCE", wSource)}
@@ -111,7 +131,9 @@ func (m *Model) rebuild() {
 	}
 
 	var lines []string
+	var rows []int
 	for _, r := range m.rows {
+		rows = append(rows, len(lines))
 		cells := []string{common.Pad(sanitize.Line(r.Source, wSource), wSource)}
 		if m.withID() {
 			cells = append(cells, common.Pad(sanitize.Line(r.ID, wID), wID))
@@ -129,10 +151,16 @@ func (m *Model) rebuild() {
 			common.Pad(zero, wZero), round)
 		lines = append(lines, m.row(cells...))
 	}
+	title := fmt.Sprintf("Responses (%d)", len(m.rows))
 	if len(m.rows) == 0 {
-		lines = []string{st.Muted.Render(common.Fit("  no Codex responses yet", m.Width))}
+		empty := "  no Codex responses yet"
+		if m.loading {
+			empty, title = "  loading…", "Responses"
+		}
+		lines = []string{st.Muted.Render(common.Fit(empty, m.Width))}
 	}
-	m.SetContent(fmt.Sprintf("Responses (%d)", len(m.rows)), fixed, lines)
+	m.SetContent(title, fixed, lines)
+	m.SetRows(rows)
 }
 
 // Want is the height the table would like: title, pinned lines and every
@@ -145,6 +173,9 @@ func (m Model) Want() int {
 	fixed := 1
 	if len(m.rows) > 0 {
 		fixed = 2
+	}
+	if m.loading && m.request == nil {
+		fixed = 0
 	}
 	return 1 + fixed + n
 }

@@ -22,6 +22,8 @@ type Row struct {
 	Priority string
 	Title    string
 	Author   string
+	Body     string // the root comment in full, for the detail view
+	URL      string // the thread on github.com, for o and y
 }
 
 // Group is a heading and the kind it collects.
@@ -50,7 +52,9 @@ type KeyMap = pane.KeyMap
 // Model is the thread list.
 type Model struct {
 	pane.Model
-	rows []Row
+	rows    []Row
+	shown   []Row // rows in display order: the pane's cursor indexes this
+	loading bool
 }
 
 // New returns an empty list.
@@ -68,9 +72,26 @@ func (m *Model) SetData(rows []Row) {
 		m.rows[i] = Row{
 			Kind: r.Kind, Path: sanitize.Text(r.Path), Line: r.Line,
 			Priority: sanitize.Text(r.Priority), Title: sanitize.Text(r.Title), Author: sanitize.Text(r.Author),
+			Body: r.Body, URL: r.URL, // sanitized where shown, keeping its line breaks
 		}
 	}
 	m.rebuild()
+}
+
+// SetLoading says that nothing has been observed yet, so an empty list
+// means "not known", not "no threads".
+func (m *Model) SetLoading(on bool) {
+	m.loading = on
+	m.rebuild()
+}
+
+// Selected is the row under the cursor.
+func (m Model) Selected() (Row, bool) {
+	i := m.Cursor()
+	if i < 0 || i >= len(m.shown) {
+		return Row{}, false
+	}
+	return m.shown[i], true
 }
 
 // SetSize implements the component contract. Lines depend on the width
@@ -149,9 +170,13 @@ func (m *Model) rebuild() {
 	titleW := m.Width - len(indent) - locW - wPrio - 2*len(gap)
 
 	var lines []string
+	var rows []int
+	m.shown = m.shown[:0]
 	for _, g := range groups {
 		lines = append(lines, st.Section.Render(common.Fit(fmt.Sprintf("  %s (%d)", g.Heading, len(g.Rows)), m.Width)))
 		for _, r := range g.Rows {
+			rows = append(rows, len(lines))
+			m.shown = append(m.shown, r)
 			loc := common.Pad(sanitize.Line(Location(r), locW), locW)
 			prio := common.Pad(sanitize.Line(r.Priority, wPrio), wPrio)
 			if strings.TrimSpace(prio) == "" {
@@ -164,8 +189,14 @@ func (m *Model) rebuild() {
 			lines = append(lines, common.Fit(indent+loc+gap+prio+gap+sanitize.Line(title, titleW), m.Width))
 		}
 	}
+	title := fmt.Sprintf("Threads (%d)", len(m.rows))
 	if len(lines) == 0 {
-		lines = []string{st.Muted.Render(common.Fit("  no review threads", m.Width))}
+		empty := "  no review threads"
+		if m.loading {
+			empty, title = "  loading…", "Threads"
+		}
+		lines = []string{st.Muted.Render(common.Fit(empty, m.Width))}
 	}
-	m.SetContent(fmt.Sprintf("Threads (%d)", len(m.rows)), nil, lines)
+	m.SetContent(title, nil, lines)
+	m.SetRows(rows)
 }

@@ -57,13 +57,27 @@ func TestRenderAndScroll(t *testing.T) {
 		t.Errorf("row layout:\n%s", v)
 	}
 	m.Update(keyDown())
-	if m.YOffset() != 0 {
-		t.Error("an unfocused pane must not scroll")
+	if r, _ := m.Selected(); m.YOffset() != 0 || r.Line != 1 {
+		t.Error("an unfocused pane must not move")
+	}
+	if strings.Contains(m.View(), "▸   f.go") || strings.Contains(m.View(), "▸ f.go") {
+		t.Errorf("an unfocused pane shows no cursor:\n%s", m.View())
 	}
 	m.Focus()
+	// j moves the row cursor, marked with a glyph (visible without colour);
+	// the view follows it once it leaves the screen.
 	m.Update(keyDown())
-	if m.YOffset() != 1 || !strings.HasPrefix(m.View(), "▸ Threads (20)") {
-		t.Errorf("focused pane: offset %d\n%s", m.YOffset(), m.View())
+	if r, _ := m.Selected(); r.Line != 2 || m.YOffset() != 0 || !strings.Contains(m.View(), "▸   f.go:2") {
+		t.Errorf("focused pane: cursor on line %d, offset %d\n%s", r.Line, m.YOffset(), m.View())
+	}
+	for range 6 {
+		m.Update(keyDown())
+	}
+	if r, _ := m.Selected(); r.Line != 8 || m.YOffset() != 4 || !strings.Contains(m.View(), "▸   f.go:8") {
+		t.Errorf("cursor on line %d, offset %d\n%s", r.Line, m.YOffset(), m.View())
+	}
+	if !strings.HasPrefix(m.View(), "▸ Threads (20)") {
+		t.Errorf("focused heading:\n%s", m.View())
 	}
 	if len(m.ShortHelp()) == 0 {
 		t.Error("focused pane advertises its keys")

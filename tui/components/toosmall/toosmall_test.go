@@ -38,3 +38,11 @@ func TestFitsAnySize(t *testing.T) {
 		t.Error("quit is the only key")
 	}
 }
+
+// The approval console draws the same component with its own way out.
+func TestWithLeave(t *testing.T) {
+	v := New(testutil.Styles(), 60, 18).WithLeave("press esc to cancel").Sized(50, 10).View()
+	if !strings.Contains(v, "50x10, need 60x18") || !strings.Contains(v, "press esc to cancel") || strings.Contains(v, "q to quit") {
+		t.Errorf("message:\n%s", v)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"crypto/subtle"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -52,8 +53,9 @@ type Server struct {
 	opts   Options
 	git    string
 	tmp    string
-	mu     sync.Mutex
-	pushes int
+	mu      sync.Mutex
+	pushes  int
+	chunked int
 }
 
 // Start launches the server on 127.0.0.1.
@@ -134,6 +136,14 @@ func (s *Server) RepoDir(owner, repo string) string {
 	return filepath.Join(s.Root, owner, repo+".git")
 }
 
+// ChunkedPushes counts receive-pack requests whose body came without a
+// Content-Length (chunked), as git sends a pack over http.postBuffer.
+func (s *Server) ChunkedPushes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.chunked
+}
+
 // Pushes counts successful receive-pack requests so far.
 func (s *Server) Pushes() int {
 	s.mu.Lock()
@@ -183,6 +193,20 @@ func (s *Server) handler(backend http.Handler) http.Handler {
 			return
 		}
 		push := r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-receive-pack")
+		if push && r.ContentLength < 0 {
+			s.mu.Lock()
+			s.chunked++
+			s.mu.Unlock()
+		}
+		if len(r.TransferEncoding) > 0 {
+			spooled, cleanup, err := s.spoolBody(r)
+			if err != nil {
+				http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
+				return
+			}
+			defer cleanup()
+			r = spooled
+		}
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
 		backend.ServeHTTP(rec, r)
 		if push && rec.status == http.StatusOK {
@@ -194,6 +218,37 @@ func (s *Server) handler(backend http.Handler) http.Handler {
 			}
 		}
 	})
+}
+
+// spoolBody copies a chunked request body to a temporary file and returns
+// the request with that file as a body of known length. Go's CGI host
+// refuses chunked bodies (HTTP 400), and git sends every pack larger than
+// http.postBuffer chunked, so without this a push over 1 MiB fails with
+// "unexpected disconnect while reading sideband packet". A file, not
+// memory, so that a push of any size fits.
+func (s *Server) spoolBody(r *http.Request) (*http.Request, func(), error) {
+	f, err := os.CreateTemp(s.tmp, "body-")
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup := func() {
+		f.Close()
+		os.Remove(f.Name())
+	}
+	n, err := io.Copy(f, r.Body)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	out := r.Clone(r.Context())
+	out.Body = f
+	out.ContentLength = n
+	out.TransferEncoding = nil
+	out.Header.Del("Transfer-Encoding")
+	return out, cleanup, nil
 }
 
 func (s *Server) authorized(r *http.Request) bool {

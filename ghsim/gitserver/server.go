@@ -21,6 +21,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -33,9 +34,21 @@ type Options struct {
 	// temporary directory removed by Close.
 	Root string
 	// AfterPush, if set, runs after every successful receive-pack request
-	// (a push), so a simulator can update its model of the repository.
-	AfterPush func(owner, repo string)
+	// (a push) with the refs it changed, so a simulator can update its
+	// model of the repository and keep a log of pushes.
+	AfterPush func(owner, repo string, updates []RefUpdate)
 }
+
+// RefUpdate is one ref a push changed. Old is ZeroSHA for a created ref,
+// New is ZeroSHA for a deleted one (git's own spelling).
+type RefUpdate struct {
+	Ref string `json:"ref"`
+	Old string `json:"old"`
+	New string `json:"new"`
+}
+
+// ZeroSHA stands for "no object" in a RefUpdate.
+const ZeroSHA = "0000000000000000000000000000000000000000"
 
 // Server is a running HTTPS git server.
 type Server struct {
@@ -49,13 +62,16 @@ type Server struct {
 	// Root is the directory of bare repositories.
 	Root string
 
-	srv    *httptest.Server
-	opts   Options
-	git    string
-	tmp    string
+	srv     *httptest.Server
+	opts    Options
+	git     string
+	tmp     string
 	mu      sync.Mutex
 	pushes  int
 	chunked int
+	// pushMu serializes receive-pack requests, so the refs read before and
+	// after one push differ by exactly that push's updates.
+	pushMu sync.Mutex
 }
 
 // Start launches the server on 127.0.0.1.
@@ -208,16 +224,65 @@ func (s *Server) handler(backend http.Handler) http.Handler {
 			r = spooled
 		}
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		if !push {
+			backend.ServeHTTP(rec, r)
+			return
+		}
+		s.pushMu.Lock()
+		defer s.pushMu.Unlock()
+		dir := filepath.Join(s.Root, m[1], m[2]+".git")
+		before, beforeErr := s.refs(dir)
 		backend.ServeHTTP(rec, r)
-		if push && rec.status == http.StatusOK {
-			s.mu.Lock()
-			s.pushes++
-			s.mu.Unlock()
-			if s.opts.AfterPush != nil {
-				s.opts.AfterPush(m[1], m[2])
-			}
+		if rec.status != http.StatusOK {
+			return
+		}
+		var updates []RefUpdate
+		if after, err := s.refs(dir); err == nil && beforeErr == nil {
+			updates = diffRefs(before, after)
+		}
+		s.mu.Lock()
+		s.pushes++
+		s.mu.Unlock()
+		if s.opts.AfterPush != nil {
+			s.opts.AfterPush(m[1], m[2], updates)
 		}
 	})
+}
+
+// refs reads every ref of the bare repository dir.
+func (s *Server) refs(dir string) (map[string]string, error) {
+	cmd := exec.Command(s.git, "-C", dir, "for-each-ref", "--format=%(objectname) %(refname)")
+	cmd.Env = []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME=/dev/null", "PATH=" + os.Getenv("PATH")}
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	refs := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if sha, ref, ok := strings.Cut(line, " "); ok {
+			refs[ref] = sha
+		}
+	}
+	return refs, nil
+}
+
+// diffRefs lists the refs whose value changed, sorted by ref.
+func diffRefs(before, after map[string]string) []RefUpdate {
+	var out []RefUpdate
+	for ref, sha := range after {
+		if old, ok := before[ref]; !ok {
+			out = append(out, RefUpdate{Ref: ref, Old: ZeroSHA, New: sha})
+		} else if old != sha {
+			out = append(out, RefUpdate{Ref: ref, Old: old, New: sha})
+		}
+	}
+	for ref, old := range before {
+		if _, ok := after[ref]; !ok {
+			out = append(out, RefUpdate{Ref: ref, Old: old, New: ZeroSHA})
+		}
+	}
+	slices.SortFunc(out, func(a, b RefUpdate) int { return strings.Compare(a.Ref, b.Ref) })
+	return out
 }
 
 // spoolBody copies a chunked request body to a temporary file and returns

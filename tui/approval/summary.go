@@ -45,6 +45,20 @@ func (m *Model) summaryLines(width int) []string {
 		}
 		lines = append(lines, st.Muted.Render(common.Pad(label, labelWidth))+st.Text.Render(l))
 	}
+	for i, r := range v.Risks {
+		label := ""
+		if i == 0 {
+			label = "RISK"
+		}
+		// A risk the human accepts by approving stands out in the warning
+		// colour, wrapped whole like every other approved value.
+		for j, part := range wrapText(sanitize.Line(r, 1<<12), room) {
+			if j > 0 {
+				label = ""
+			}
+			lines = append(lines, st.Warn.Render(common.Pad(label, labelWidth))+st.Warn.Render(part))
+		}
+	}
 	if len(v.Commands) == 0 {
 		row("validate", "no validation commands")
 	}

@@ -20,6 +20,7 @@ What works today (nothing here writes to GitHub or to the checkout):
   hash, canonical, policy
              the canonical JSON, its SHA-256 and the policy the evaluator enforces
   demo       the report console on a simulated pull request (no account, no network)
+  sim        run the loopback GitHub simulator with a seeded checkout (development)
   automations
              list, show, pause, resume or delete the loop's automations (the registry)
   schedule   install, show or remove the timer that runs the loop's wakeups

@@ -329,7 +329,7 @@ func TestTooSmallAndResize(t *testing.T) {
 	v := sampleView(t)
 	m := New(k.config(v, RecheckResult{}, ""), asciiStyles())
 	m.Update(tea.WindowSizeMsg{Width: 50, Height: 12})
-	if s := m.View(); !strings.Contains(s, "Terminal too small: 50x12") {
+	if s := m.View(); !strings.Contains(s, "Terminal too small") || !strings.Contains(s, "50x12, need 60x18") {
 		t.Fatalf("view:\n%s", s)
 	}
 	// Keys other than cancel do nothing while too small.

@@ -2,6 +2,7 @@ package approval
 
 import (
 	"fmt"
+	"github.com/prloop/gh-prloop/tui/components/toosmall"
 	"strconv"
 	"strings"
 
@@ -290,9 +291,8 @@ func (m *Model) View() string {
 }
 
 func (m *Model) tooSmallView() string {
-	msg := fmt.Sprintf("Terminal too small: %dx%d. The approval console needs at least %dx%d; enlarge the window, or press esc to cancel.",
-		m.width, m.height, MinWidth, MinHeight)
-	return fitScreen(lipgloss.NewStyle().Width(m.width).Render(msg), m.width, m.height)
+	// The one "too small" screen both consoles share.
+	return toosmall.New(m.st, MinWidth, MinHeight).WithLeave("press esc to cancel").Sized(m.width, m.height).View()
 }
 
 func (m *Model) reviewView() string {

@@ -34,9 +34,11 @@ type planEnv struct {
 }
 
 func defaultPlanEnv() planEnv {
+	git, host := defaultGit()
 	return planEnv{
 		client:  defaultClient,
-		git:     func() (*gitx.Runner, error) { return gitx.New(gitx.Options{PassEnv: os.Getenv}) },
+		git:     git,
+		host:    host,
 		now:     time.Now,
 		getenv:  os.Getenv,
 		homeDir: os.UserHomeDir,
@@ -135,6 +137,7 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 	}
 	view := approval.FromDocument(p.Doc, p.Canonical)
 	view.Title, view.Approver = p.Title, login
+	view.Risks = p.Risk.Lines()
 	if view.Files, err = planner.Files(ctx, git, p); err != nil {
 		return exitWith(1, "reading the changed files: %v", err)
 	}

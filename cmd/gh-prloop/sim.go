@@ -48,7 +48,7 @@ findings-comment (findings in an issue comment), notice-limit, notice-error,
 silence (never answers), and the other notices (notice-environment,
 notice-account, notice-deactivated, failed-summary). After the list it answers
 clean. After every push CI runs a check (pending, then success --check-delay
-later) and mergeability is recomputed.
+later; --check-delay 0 turns this off) and mergeability is recomputed.
 
 --time-scale N runs the simulator's clock N times faster than the wall clock
 (every timestamp it writes follows it; GET <api_url>/_sim/clock reports it and
@@ -65,15 +65,19 @@ env carries GH_PRLOOP_SIM_CLOCK so gh-prloop's deadlines agree with it);
 			if timeScale <= 0 || timeScale > ghsim.MaxTimeScale {
 				return exitWith(2, "sim: --time-scale %v: want a number in (0, %d]", timeScale, ghsim.MaxTimeScale)
 			}
-			if botDelay < time.Second || checkDelay < time.Second {
-				return exitWith(2, "sim: --bot-delay and --check-delay must be at least 1s")
+			if botDelay < time.Second || (checkDelay != 0 && checkDelay < time.Second) {
+				return exitWith(2, "sim: --bot-delay must be at least 1s, --check-delay 0 (no CI) or at least 1s")
 			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 			defer stop()
-			gates := standalone.DefaultGates()
-			gates.CheckDelay = checkDelay
+			var gates *ghsim.GateScript
+			if checkDelay > 0 {
+				g := standalone.DefaultGates()
+				g.CheckDelay = checkDelay
+				gates = &g
+			}
 			sim, err := standalone.Start(ctx, standalone.Options{
-				Dir: dir, Scenarios: kinds, TimeScale: timeScale, BotDelay: botDelay, Gates: &gates,
+				Dir: dir, Scenarios: kinds, TimeScale: timeScale, BotDelay: botDelay, Gates: gates,
 			})
 			if err != nil {
 				return exitWith(1, "sim: %v", err)
@@ -94,7 +98,7 @@ env carries GH_PRLOOP_SIM_CLOCK so gh-prloop's deadlines agree with it);
 	cmd.Flags().StringVar(&scenario, "scenario", defaultScenarioList(), "the Codex bot's answer to each review request, in order (comma-separated `list`)")
 	cmd.Flags().Float64Var(&timeScale, "time-scale", 1, "simulated seconds per real second")
 	cmd.Flags().DurationVar(&botDelay, "bot-delay", 30*time.Second, "simulated time between the Codex bot's steps")
-	cmd.Flags().DurationVar(&checkDelay, "check-delay", 2*time.Minute, "simulated time from a push until its CI check completes")
+	cmd.Flags().DurationVar(&checkDelay, "check-delay", 2*time.Minute, "simulated time from a push until its CI check completes (0: no scripted CI, the gates never move)")
 	cmd.AddCommand(newSimFixCmd())
 	return cmd
 }

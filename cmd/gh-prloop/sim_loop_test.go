@@ -120,7 +120,7 @@ func simTime(t *testing.T, s *string) time.Time {
 // are usage errors (exit 2).
 func TestRealBinarySimScenarioAndFix(t *testing.T) {
 	bin := buildBinary(t)
-	for _, bad := range [][]string{{"--scenario", "findings,bogus"}, {"--scenario", ""}, {"--time-scale", "0"}, {"--bot-delay", "0s"}} {
+	for _, bad := range [][]string{{"--scenario", "findings,bogus"}, {"--scenario", ""}, {"--time-scale", "0"}, {"--bot-delay", "0s"}, {"--check-delay", "500ms"}} {
 		_, errOut, code := runBinary(t, bin, t.TempDir(), baseEnv(t), append([]string{"sim"}, bad...)...)
 		if code != 2 || !strings.Contains(errOut, strings.TrimPrefix(bad[0], "--")) {
 			t.Errorf("sim %v: exit %d: %s", bad, code, errOut)

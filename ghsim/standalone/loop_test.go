@@ -32,8 +32,9 @@ func codexThreads(st ghsim.State) []ghsim.StateThread {
 func TestScenarioListDrivesALoop(t *testing.T) {
 	ctx := context.Background()
 	clock := ghsim.NewManualClock(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC))
+	gates := standalone.DefaultGates()
 	sim, err := standalone.Start(ctx, standalone.Options{
-		Dir: t.TempDir(), Clock: clock.Now, BotDelay: 10 * time.Second,
+		Dir: t.TempDir(), Clock: clock.Now, BotDelay: 10 * time.Second, Gates: &gates,
 		Scenarios: []ghsim.ScenarioKind{ghsim.Findings, ghsim.Findings, ghsim.CleanByReaction},
 	})
 	if err != nil {

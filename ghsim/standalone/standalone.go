@@ -38,7 +38,8 @@ type Options struct {
 	Scenarios []ghsim.ScenarioKind
 	// BotDelay is the simulated time between the bot's steps (0: 30s).
 	BotDelay time.Duration
-	// Gates scripts the merge gates after every push (nil: DefaultGates).
+	// Gates scripts the merge gates after every push and PR opening (nil:
+	// none, the gates stay as seeded; `gh-prloop sim` passes DefaultGates).
 	Gates *ghsim.GateScript
 }
 
@@ -122,14 +123,12 @@ func Start(ctx context.Context, opts Options) (s *Sim, err error) {
 	if kinds == nil {
 		kinds = DefaultScenarios()
 	}
-	gates := DefaultGates()
-	if opts.Gates != nil {
-		gates = *opts.Gates
-	}
 	sim := s.Bed.Sim
 	sim.SetCodexScenario(ghsim.Scenario{Kind: ghsim.ZeroFindings, StepDelay: opts.BotDelay})
 	sim.QueueCodexScenarios(Script(kinds, opts.BotDelay)...)
-	sim.SetGateScript(gates)
+	if opts.Gates != nil {
+		sim.SetGateScript(*opts.Gates)
+	}
 	hook := &simenv.Hook{
 		APIURL:           s.Bed.Sim.URL(),
 		Token:            testbed.APIToken,

@@ -55,6 +55,18 @@ func (r *RiskRecord) Lines() []string {
 	return out
 }
 
+// AcceptedIsolation is what the executor passes as sandbox.Spec.AcceptMissing
+// for this plan's commands: the guarantees its risk record accepted as
+// missing, none under the safe isolation. sandbox.Run refuses any other
+// missing guarantee, so a machine that got worse since the plan fails
+// closed.
+func (p *Plan) AcceptedIsolation() []string {
+	if p.Risk == nil {
+		return nil
+	}
+	return append([]string(nil), p.Risk.MissingIsolation...)
+}
+
 // ProbeFunc reports what the sandbox can give on this machine.
 type ProbeFunc func(context.Context) sandbox.Capabilities
 

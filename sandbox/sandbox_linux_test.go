@@ -279,6 +279,7 @@ func TestSpecIsValidated(t *testing.T) {
 		"empty argv":    {Dir: "/tmp"},
 		"relative exe":  {Argv: []string{"sh"}, Dir: "/tmp"},
 		"relative dir":  {Argv: []string{"/bin/sh"}, Dir: "tmp"},
+		"missing dir":   {Argv: []string{"/bin/sh"}, Dir: "/nonexistent-sandbox-dir"},
 		"relative rw":   {Argv: []string{"/bin/sh"}, Dir: "/tmp", AllowWrites: []string{"x"}},
 		"negative time": {Argv: []string{"/bin/sh"}, Dir: "/tmp", Timeout: -1},
 		"token env":     {Argv: []string{"/bin/sh"}, Dir: "/tmp", Env: []string{"NPM_TOKEN=x"}},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"time"
 )
@@ -95,6 +96,9 @@ func (s *Spec) normalize() error {
 	}
 	if !filepath.IsAbs(s.Dir) {
 		return fmt.Errorf("sandbox: Spec.Dir %q is not an absolute path", s.Dir)
+	}
+	if st, err := os.Stat(s.Dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("sandbox: Spec.Dir %q is not a directory", s.Dir)
 	}
 	for i, d := range s.AllowWrites {
 		if !filepath.IsAbs(d) {

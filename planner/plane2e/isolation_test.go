@@ -49,7 +49,7 @@ func TestTheSafeIsolationIsNeverClaimedWhenTheProbeFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b := safe.Doc.InitialSnapshot.ExecutionBoundary; b.Isolation != policy.IsolationSafe || b.RiskAcceptanceSHA256 != nil || safe.Risk != nil {
+	if b := safe.Doc.InitialSnapshot.ExecutionBoundary; b.Isolation != policy.IsolationSafe || b.RiskAcceptanceSHA256 != nil || safe.Risk != nil || safe.AcceptedIsolation() != nil {
 		t.Fatalf("full probe: isolation %q, risk %v", b.Isolation, b.RiskAcceptanceSHA256)
 	}
 
@@ -66,7 +66,7 @@ func TestTheSafeIsolationIsNeverClaimedWhenTheProbeFails(t *testing.T) {
 		if b.Isolation != policy.IsolationRisk || b.Git.Profile != policy.RiskProfile || b.RiskAcceptanceSHA256 == nil || p.Risk == nil {
 			t.Fatalf("%v: isolation %q profile %q risk %v — the safe claim was made", missing, b.Isolation, b.Git.Profile, b.RiskAcceptanceSHA256)
 		}
-		if !reflect.DeepEqual(p.Risk.MissingIsolation, missing) || !reflect.DeepEqual(p.Risk.Commands, p.Doc.InitialSnapshot.Commands) || len(p.Risk.Commands) != 1 {
+		if !reflect.DeepEqual(p.Risk.MissingIsolation, missing) || !reflect.DeepEqual(p.AcceptedIsolation(), missing) || !reflect.DeepEqual(p.Risk.Commands, p.Doc.InitialSnapshot.Commands) || len(p.Risk.Commands) != 1 {
 			t.Fatalf("%v: record %+v", missing, p.Risk)
 		}
 		sum, err := canon.HashValue(p.Risk)

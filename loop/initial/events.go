@@ -2,12 +2,12 @@ package initial
 
 // Event kinds, in the order a run emits them.
 const (
-	EventRevalidated = "revalidated"         // the rebuilt plan hashed to the approved hash
-	EventStarted     = "operation-started"   // an operation begins (or resumes)
-	EventOutput      = "operation-output"    // a line of validation output
-	EventFinished    = "operation-finished"  // receipted
-	EventFailed      = "operation-failed"    // halted, with the reason
-	EventResult      = "result"              // the run's outcome, last
+	EventRevalidated = "revalidated"        // the rebuilt plan hashed to the approved hash
+	EventStarted     = "operation-started"  // an operation begins (or resumes)
+	EventOutput      = "operation-output"   // a line of validation output
+	EventFinished    = "operation-finished" // receipted
+	EventFailed      = "operation-failed"   // halted, with the reason
+	EventResult      = "result"             // the run's outcome, last
 )
 
 // Event is one line of `apply --json` and one update of the live console.

@@ -28,6 +28,13 @@ const (
 	// FaultGraphQLPage makes the Page-th page of the Connection field fail
 	// with GitHub's INTERNAL error while the rest of the query succeeds.
 	FaultGraphQLPage
+	// FaultStatusAfter serves the request normally — a write takes effect —
+	// then discards the answer and responds with Status (default 502): the
+	// client cannot tell whether GitHub acted ("delivery unknown").
+	FaultStatusAfter
+	// FaultDropAfter serves the request normally, then closes the
+	// connection without an answer, as a timeout after delivery looks.
+	FaultDropAfter
 )
 
 // Match selects the requests a fault applies to. Zero fields match all.

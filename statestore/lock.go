@@ -36,24 +36,9 @@ func (r *Run) Lock(ctx context.Context) (unlock func(), err error) {
 	}
 	r.mu.Unlock()
 
-	path := filepath.Join(r.dir, lockFile)
-	fl := flock.New(path, flock.SetPermissions(0o600))
-	timeout := r.LockTimeout
-	if timeout <= 0 {
-		timeout = DefaultLockTimeout
-	}
-	wctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	ok, err := fl.TryLockContext(wctx, lockRetry)
-	if !ok || err != nil {
-		_ = fl.Close()
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if err == nil || errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("%w: its lock %s was still held after %s; try again when it has finished", ErrBusy, path, timeout)
-		}
-		return nil, fmt.Errorf("statestore: lock %s: %w", path, err)
+	fl, err := acquire(ctx, filepath.Join(r.dir, lockFile), r.LockTimeout)
+	if err != nil {
+		return nil, err
 	}
 
 	r.mu.Lock()
@@ -77,4 +62,27 @@ func (r *Run) Lock(ctx context.Context) (unlock func(), err error) {
 		r.held = nil
 		_ = fl.Unlock()
 	}, nil
+}
+
+// acquire takes the flock on path, waiting up to timeout (DefaultLockTimeout
+// when not positive) or until ctx ends.
+func acquire(ctx context.Context, path string, timeout time.Duration) (*flock.Flock, error) {
+	fl := flock.New(path, flock.SetPermissions(0o600))
+	if timeout <= 0 {
+		timeout = DefaultLockTimeout
+	}
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	ok, err := fl.TryLockContext(wctx, lockRetry)
+	if !ok || err != nil {
+		_ = fl.Close()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			return nil, fmt.Errorf("%w: its lock %s was still held after %s; try again when it has finished", ErrBusy, path, timeout)
+		}
+		return nil, fmt.Errorf("statestore: lock %s: %w", path, err)
+	}
+	return fl, nil
 }

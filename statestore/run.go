@@ -150,8 +150,14 @@ func (r *Run) WriteAtomic(name string, data []byte) error {
 	return r.writeAtomic(name, data)
 }
 
-func (r *Run) writeAtomic(name string, data []byte) (err error) {
-	f, err := r.fs.CreateTemp(r.dir, "."+name+tempMark+"*")
+func (r *Run) writeAtomic(name string, data []byte) error {
+	return writeAtomicIn(r.fs, r.dir, name, data)
+}
+
+// writeAtomicIn is the one atomic replacement every record and the shared
+// files go through (see WriteAtomic).
+func writeAtomicIn(fsys fileSystem, dir, name string, data []byte) (err error) {
+	f, err := fsys.CreateTemp(dir, "."+name+tempMark+"*")
 	if err != nil {
 		return fmt.Errorf("statestore: write %s: %w", name, err)
 	}
@@ -159,7 +165,7 @@ func (r *Run) writeAtomic(name string, data []byte) (err error) {
 	renamed := false
 	defer func() {
 		if !renamed {
-			_ = r.fs.Remove(tmp)
+			_ = fsys.Remove(tmp)
 		}
 	}()
 	if _, err := f.Write(data); err != nil {
@@ -173,11 +179,11 @@ func (r *Run) writeAtomic(name string, data []byte) (err error) {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("statestore: close %s: %w", name, err)
 	}
-	if err := r.fs.Rename(tmp, filepath.Join(r.dir, name)); err != nil {
+	if err := fsys.Rename(tmp, filepath.Join(dir, name)); err != nil {
 		return fmt.Errorf("statestore: rename %s: %w", name, err)
 	}
 	renamed = true
-	if err := r.fs.SyncDir(r.dir); err != nil {
+	if err := fsys.SyncDir(dir); err != nil {
 		return fmt.Errorf("statestore: %s was replaced but its directory could not be synced, so the write may not survive a power loss: %w", name, err)
 	}
 	return nil

@@ -25,5 +25,6 @@ func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 		return exitWith(2, "%v\nRun '%s --help' for usage.", err, c.CommandPath())
 	})
 	root.AddCommand(newEvaluateCmd(), newHashCmd(), newCanonicalCmd(), newPolicyCmd(), newReportCmd(defaultClient), newDemoCmd(), newPlanCmd(defaultPlanEnv()))
+	root.AddCommand(newAutomationsCmd(defaultAutomationsEnv()))
 	return root
 }

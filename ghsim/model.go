@@ -182,6 +182,7 @@ type repoState struct {
 	pulls         []*pullState
 	checkRuns     []*CheckRun
 	statuses      []*CommitStatus
+	pushes        []Push // push.go
 }
 
 func (st *repoState) fullName() string { return st.owner.Login + "/" + st.name }

@@ -159,6 +159,10 @@ func (s *Server) now() time.Time {
 // ServeHTTP makes the simulator usable in-process (e.g. behind a custom
 // http.RoundTripper) without a listener.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == StatePath {
+		s.serveState(w, r) // state.go: the simulator's own view, not GitHub's API
+		return
+	}
 	path, prefix := splitPrefix(r.URL.Path)
 	kind := KindREST
 	if path == "/graphql" {

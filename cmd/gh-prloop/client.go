@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/prloop/gh-prloop/ghclient"
+	"github.com/prloop/gh-prloop/gitx"
+	"github.com/prloop/gh-prloop/simenv"
 	"github.com/spf13/cobra"
 )
 
@@ -13,7 +16,34 @@ import (
 type clientFactory func(cmd *cobra.Command) (*ghclient.Client, error)
 
 func defaultClient(cmd *cobra.Command) (*ghclient.Client, error) {
+	hook, err := simenv.FromEnv(os.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	if hook != nil {
+		// `gh-prloop sim`'s environment: the same client, sent to the
+		// loopback simulator with its token (simenv).
+		opts, err := hook.ClientOptions(waitNotice(cmd))
+		if err != nil {
+			return nil, err
+		}
+		return ghclient.New(opts)
+	}
 	return ghclient.New(ghclient.Options{OnWait: waitNotice(cmd)})
+}
+
+// defaultGit is the production git runner, or the one trusting the
+// simulator's CA and helper under `gh-prloop sim`'s environment; host is
+// then the simulator's git host, the only one a remote may name.
+func defaultGit() (git func() (*gitx.Runner, error), host string) {
+	hook, err := simenv.FromEnv(os.Getenv)
+	switch {
+	case err != nil:
+		return func() (*gitx.Runner, error) { return nil, err }, ""
+	case hook != nil:
+		return func() (*gitx.Runner, error) { return gitx.New(hook.GitOptions()) }, hook.GitHost
+	}
+	return func() (*gitx.Runner, error) { return gitx.New(gitx.Options{PassEnv: os.Getenv}) }, ""
 }
 
 // waitNotice says on stderr why the tool is pausing (rate limits), so a long

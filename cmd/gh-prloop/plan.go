@@ -34,9 +34,11 @@ type planEnv struct {
 }
 
 func defaultPlanEnv() planEnv {
+	git, host := defaultGit()
 	return planEnv{
 		client:  defaultClient,
-		git:     func() (*gitx.Runner, error) { return gitx.New(gitx.Options{PassEnv: os.Getenv}) },
+		git:     git,
+		host:    host,
 		now:     time.Now,
 		getenv:  os.Getenv,
 		homeDir: os.UserHomeDir,

@@ -13,6 +13,7 @@ import (
 	"crypto/subtle"
 	"encoding/pem"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -20,6 +21,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -32,9 +34,21 @@ type Options struct {
 	// temporary directory removed by Close.
 	Root string
 	// AfterPush, if set, runs after every successful receive-pack request
-	// (a push), so a simulator can update its model of the repository.
-	AfterPush func(owner, repo string)
+	// (a push) with the refs it changed, so a simulator can update its
+	// model of the repository and keep a log of pushes.
+	AfterPush func(owner, repo string, updates []RefUpdate)
 }
+
+// RefUpdate is one ref a push changed. Old is ZeroSHA for a created ref,
+// New is ZeroSHA for a deleted one (git's own spelling).
+type RefUpdate struct {
+	Ref string `json:"ref"`
+	Old string `json:"old"`
+	New string `json:"new"`
+}
+
+// ZeroSHA stands for "no object" in a RefUpdate.
+const ZeroSHA = "0000000000000000000000000000000000000000"
 
 // Server is a running HTTPS git server.
 type Server struct {
@@ -48,12 +62,16 @@ type Server struct {
 	// Root is the directory of bare repositories.
 	Root string
 
-	srv    *httptest.Server
-	opts   Options
-	git    string
-	tmp    string
-	mu     sync.Mutex
-	pushes int
+	srv     *httptest.Server
+	opts    Options
+	git     string
+	tmp     string
+	mu      sync.Mutex
+	pushes  int
+	chunked int
+	// pushMu serializes receive-pack requests, so the refs read before and
+	// after one push differ by exactly that push's updates.
+	pushMu sync.Mutex
 }
 
 // Start launches the server on 127.0.0.1.
@@ -134,6 +152,14 @@ func (s *Server) RepoDir(owner, repo string) string {
 	return filepath.Join(s.Root, owner, repo+".git")
 }
 
+// ChunkedPushes counts receive-pack requests whose body came without a
+// Content-Length (chunked), as git sends a pack over http.postBuffer.
+func (s *Server) ChunkedPushes() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.chunked
+}
+
 // Pushes counts successful receive-pack requests so far.
 func (s *Server) Pushes() int {
 	s.mu.Lock()
@@ -183,17 +209,111 @@ func (s *Server) handler(backend http.Handler) http.Handler {
 			return
 		}
 		push := r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/git-receive-pack")
-		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		backend.ServeHTTP(rec, r)
-		if push && rec.status == http.StatusOK {
+		if push && r.ContentLength < 0 {
 			s.mu.Lock()
-			s.pushes++
+			s.chunked++
 			s.mu.Unlock()
-			if s.opts.AfterPush != nil {
-				s.opts.AfterPush(m[1], m[2])
+		}
+		if len(r.TransferEncoding) > 0 {
+			spooled, cleanup, err := s.spoolBody(r)
+			if err != nil {
+				http.Error(w, "reading the request body: "+err.Error(), http.StatusBadRequest)
+				return
 			}
+			defer cleanup()
+			r = spooled
+		}
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		if !push {
+			backend.ServeHTTP(rec, r)
+			return
+		}
+		s.pushMu.Lock()
+		defer s.pushMu.Unlock()
+		dir := filepath.Join(s.Root, m[1], m[2]+".git")
+		before, beforeErr := s.refs(dir)
+		backend.ServeHTTP(rec, r)
+		if rec.status != http.StatusOK {
+			return
+		}
+		var updates []RefUpdate
+		if after, err := s.refs(dir); err == nil && beforeErr == nil {
+			updates = diffRefs(before, after)
+		}
+		s.mu.Lock()
+		s.pushes++
+		s.mu.Unlock()
+		if s.opts.AfterPush != nil {
+			s.opts.AfterPush(m[1], m[2], updates)
 		}
 	})
+}
+
+// refs reads every ref of the bare repository dir.
+func (s *Server) refs(dir string) (map[string]string, error) {
+	cmd := exec.Command(s.git, "-C", dir, "for-each-ref", "--format=%(objectname) %(refname)")
+	cmd.Env = []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME=/dev/null", "PATH=" + os.Getenv("PATH")}
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	refs := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if sha, ref, ok := strings.Cut(line, " "); ok {
+			refs[ref] = sha
+		}
+	}
+	return refs, nil
+}
+
+// diffRefs lists the refs whose value changed, sorted by ref.
+func diffRefs(before, after map[string]string) []RefUpdate {
+	var out []RefUpdate
+	for ref, sha := range after {
+		if old, ok := before[ref]; !ok {
+			out = append(out, RefUpdate{Ref: ref, Old: ZeroSHA, New: sha})
+		} else if old != sha {
+			out = append(out, RefUpdate{Ref: ref, Old: old, New: sha})
+		}
+	}
+	for ref, old := range before {
+		if _, ok := after[ref]; !ok {
+			out = append(out, RefUpdate{Ref: ref, Old: old, New: ZeroSHA})
+		}
+	}
+	slices.SortFunc(out, func(a, b RefUpdate) int { return strings.Compare(a.Ref, b.Ref) })
+	return out
+}
+
+// spoolBody copies a chunked request body to a temporary file and returns
+// the request with that file as a body of known length. Go's CGI host
+// refuses chunked bodies (HTTP 400), and git sends every pack larger than
+// http.postBuffer chunked, so without this a push over 1 MiB fails with
+// "unexpected disconnect while reading sideband packet". A file, not
+// memory, so that a push of any size fits.
+func (s *Server) spoolBody(r *http.Request) (*http.Request, func(), error) {
+	f, err := os.CreateTemp(s.tmp, "body-")
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup := func() {
+		f.Close()
+		os.Remove(f.Name())
+	}
+	n, err := io.Copy(f, r.Body)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	out := r.Clone(r.Context())
+	out.Body = f
+	out.ContentLength = n
+	out.TransferEncoding = nil
+	out.Header.Del("Transfer-Encoding")
+	return out, cleanup, nil
 }
 
 func (s *Server) authorized(r *http.Request) bool {

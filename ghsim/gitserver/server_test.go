@@ -2,6 +2,7 @@ package gitserver_test
 
 import (
 	"context"
+	"crypto/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,5 +138,48 @@ func TestCreateRepoRejectsBadNames(t *testing.T) {
 	}
 	if _, err := srv.CreateRepo("o", "r", "main"); err == nil {
 		t.Error("CreateRepo of an existing repository succeeded")
+	}
+}
+
+// git sends a request body larger than http.postBuffer (1 MiB by default)
+// with chunked transfer encoding and no Content-Length; the server must
+// take it like GitHub does.
+func TestPushLargerThanPostBufferIsChunkedAndAccepted(t *testing.T) {
+	const token = "ghs_testtoken0123456789abcdefABCDEF"
+	srv, err := gitserver.Start(gitserver.Options{Token: token})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	if _, err := srv.CreateRepo("octo", "big", "main"); err != nil {
+		t.Fatal(err)
+	}
+	helper, err := srv.CredentialHelper(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	plainGit(t, work, "init", "-q", "-b", "main")
+	// Incompressible, so the pack really is over 2 MiB.
+	blob := make([]byte, 3<<20)
+	if _, err := rand.Read(blob); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "blob.bin"), blob, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plainGit(t, work, "add", "blob.bin")
+	plainGit(t, work, "commit", "-qm", "big")
+	head := plainGit(t, work, "rev-parse", "HEAD")
+
+	r := runner(t, srv, helper)
+	if _, err := r.Run(context.Background(), work, "push", srv.RepoURL("octo", "big"), "main:refs/heads/main"); err != nil {
+		t.Fatalf("push of a 3 MiB pack: %v", err)
+	}
+	if got := plainGit(t, srv.RepoDir("octo", "big"), "rev-parse", "refs/heads/main"); got != head {
+		t.Fatalf("server main = %s, pushed %s", got, head)
+	}
+	if srv.ChunkedPushes() == 0 {
+		t.Fatal("the push was not sent chunked; the test does not exercise what it claims")
 	}
 }

@@ -66,6 +66,9 @@ type Bed struct {
 	// Host is the git server's host:port: the only host a remote URL of
 	// the checkout may name, i.e. planner.Inputs.Host.
 	Host string
+	// CredentialScript is the absolute path of the git credential helper
+	// that answers the git server's prompt (Runner's credential.helper).
+	CredentialScript string
 
 	dir   string
 	clock *commitClock
@@ -116,10 +119,10 @@ func New(ctx context.Context, opts Options) (b *Bed, err error) {
 	if err := os.Mkdir(credDir, 0o700); err != nil {
 		return nil, err
 	}
-	helper, err := b.GitServer.CredentialHelper(credDir)
-	if err != nil {
+	if b.CredentialScript, err = b.GitServer.CredentialScript(credDir); err != nil {
 		return nil, err
 	}
+	helper := gitx.HelperForScript(b.CredentialScript)
 	if b.Runner, err = gitx.New(gitx.Options{CAFile: b.GitServer.CAFile, CredentialHelper: helper}); err != nil {
 		return nil, err
 	}

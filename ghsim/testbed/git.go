@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/prloop/gh-prloop/ghsim"
+	"github.com/prloop/gh-prloop/ghsim/gitserver"
 )
 
 // Setup runs the host git in dir for setup only (commits, branch switches,
@@ -75,9 +76,13 @@ func (c *commitClock) next() string {
 	return c.t.Format(time.RFC3339)
 }
 
-// afterPush is the git server's hook: GitHub learns of a push at once.
-func (b *Bed) afterPush(owner, repo string) {
+// afterPush is the git server's hook: GitHub learns of a push at once,
+// and logs each ref it changed (the simulator's push log).
+func (b *Bed) afterPush(owner, repo string, updates []gitserver.RefUpdate) {
 	if strings.EqualFold(owner+"/"+repo, Repository) {
+		for _, u := range updates {
+			b.Repo.RecordPush(u.Ref, u.Old, u.New)
+		}
 		_ = b.syncBranches() // push() syncs again and reports errors
 	}
 }

@@ -1,0 +1,107 @@
+// Package standalone runs the loopback GitHub world for another process:
+// the API simulator, its HTTPS git server and a fresh seeded checkout with a
+// pending change (ghsim/testbed), described by one Info whose Env makes a
+// gh-prloop child process use exactly that world (package simenv).
+//
+// `gh-prloop sim` prints Info as one JSON line and runs until killed; tests
+// call Start in-process and run the real binary with Info.Env.
+package standalone
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/prloop/gh-prloop/ghsim"
+	"github.com/prloop/gh-prloop/ghsim/testbed"
+	"github.com/prloop/gh-prloop/simenv"
+)
+
+// Options configure Start.
+type Options struct {
+	// Dir holds everything on disk (the checkout, the bare repositories,
+	// the credential helper); empty means a new temporary directory that
+	// Close removes. A given Dir is left for the caller.
+	Dir string
+	// Clock is the simulator's clock; nil means time.Now.
+	Clock func() time.Time
+}
+
+// Info is what a client of the world needs, printed by `gh-prloop sim`.
+type Info struct {
+	APIURL   string            `json:"api_url"`  // the simulator; GET APIURL+ghsim.StatePath for the world
+	GitURL   string            `json:"git_url"`  // the repository's HTTPS clone URL, the checkout's origin
+	Token    string            `json:"token"`    // the API token the simulator accepts (fake, loopback only)
+	CAFile   string            `json:"ca_file"`  // PEM of the git server's CA
+	Checkout string            `json:"checkout"` // a clone with a pending change, ready to plan
+	Env      map[string]string `json:"env"`      // every variable that points gh-prloop at this world
+}
+
+// Sim is a running world.
+type Sim struct {
+	Bed    *testbed.Bed
+	info   Info
+	dir    string
+	remove bool
+}
+
+// Start builds the world. On error everything started is stopped and a
+// temporary directory removed.
+func Start(ctx context.Context, opts Options) (s *Sim, err error) {
+	s = &Sim{dir: opts.Dir}
+	if s.dir == "" {
+		if s.dir, err = os.MkdirTemp("", "gh-prloop-sim-"); err != nil {
+			return nil, err
+		}
+		s.remove = true
+	}
+	defer func() {
+		if err != nil {
+			s.Close()
+			s = nil
+		}
+	}()
+	if s.dir, err = filepath.Abs(s.dir); err != nil {
+		return nil, err
+	}
+	if s.Bed, err = testbed.New(ctx, testbed.Options{Dir: s.dir, Clock: opts.Clock}); err != nil {
+		return nil, fmt.Errorf("standalone: %w", err)
+	}
+	hook := &simenv.Hook{
+		APIURL:           s.Bed.Sim.URL(),
+		Token:            testbed.APIToken,
+		CAFile:           s.Bed.GitServer.CAFile,
+		GitHost:          s.Bed.Host,
+		CredentialScript: s.Bed.CredentialScript,
+	}
+	s.info = Info{
+		APIURL: hook.APIURL, GitURL: s.Bed.RepoURL(), Token: hook.Token, CAFile: hook.CAFile,
+		Checkout: s.Bed.Checkout, Env: hook.Env(),
+	}
+	return s, nil
+}
+
+// Info describes the world; Env is a fresh copy.
+func (s *Sim) Info() Info {
+	i := s.info
+	i.Env = make(map[string]string, len(s.info.Env))
+	for k, v := range s.info.Env {
+		i.Env[k] = v
+	}
+	return i
+}
+
+// Server is the API simulator, for tests that script GitHub's side.
+func (s *Sim) Server() *ghsim.Server { return s.Bed.Sim }
+
+// Close stops both servers and removes the temporary directory Start made.
+func (s *Sim) Close() {
+	if s.Bed != nil {
+		s.Bed.Close()
+	}
+	if s.remove {
+		os.RemoveAll(s.dir)
+	}
+}

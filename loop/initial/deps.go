@@ -60,6 +60,9 @@ type Deps struct {
 	// returning true stops the executor there as a crash would. Tests and
 	// the simulator-only PRLOOP_FAULT hook use it.
 	Fault func(point string) bool
+	// Stop, when set and true, stops the run between two operations
+	// (Ctrl+C): an operation under way is never interrupted.
+	Stop func() bool
 	// Events receives every event in order; nil drops them.
 	Events func(Event)
 }

@@ -110,7 +110,7 @@ func Execute(ctx context.Context, d Deps, job Job) (*Result, error) {
 			x.emit(Event{Event: EventFinished, Op: op, Index: i, Receipt: e.Receipt, Reconciled: true, Detail: "already done (journal)"})
 			continue
 		}
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || d.Stop != nil && d.Stop() {
 			return nil, ErrInterrupted
 		}
 		resumed := entries[i] != nil

@@ -5,16 +5,13 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
+	"github.com/prloop/gh-prloop/automations"
 	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/core/policy"
-	"github.com/prloop/gh-prloop/core/schema"
 	"github.com/prloop/gh-prloop/ghsim/testbed"
 	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/journal"
@@ -26,60 +23,6 @@ const (
 	title = "Add a retry budget"
 	body  = "Retries 502 and 503 within a per-client budget."
 )
-
-// memRegistry is an in-memory automation registry with the contract's
-// semantics (idempotent CreatePaused, SetPrompt only while PAUSED, Activate
-// re-verifies). It counts writes so tests can prove nothing is duplicated.
-type memRegistry struct {
-	mu      sync.Mutex
-	recs    map[string]initial.Automation
-	creates int
-}
-
-func newMemRegistry() *memRegistry { return &memRegistry{recs: map[string]initial.Automation{}} }
-
-func (r *memRegistry) Get(_ context.Context, key string) (initial.Automation, bool, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	a, ok := r.recs[key]
-	return a, ok, nil
-}
-
-func (r *memRegistry) CreatePaused(_ context.Context, key, name, runID, rrule string, _ time.Time) (initial.Automation, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if a, ok := r.recs[key]; ok {
-		return a, nil
-	}
-	r.creates++
-	a := initial.Automation{ID: fmt.Sprintf("auto-%d", len(r.recs)+1), Key: key, RRule: rrule, Status: "PAUSED", RunID: runID, PromptSHA256: sha256Hex("")}
-	r.recs[key] = a
-	return a, nil
-}
-
-func (r *memRegistry) SetPrompt(_ context.Context, key, prompt string, _ time.Time) (initial.Automation, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	a, ok := r.recs[key]
-	if !ok || a.Status != "PAUSED" {
-		return a, fmt.Errorf("SetPrompt: %s is not a PAUSED automation", key)
-	}
-	a.Prompt, a.PromptSHA256 = prompt, sha256Hex(prompt)
-	r.recs[key] = a
-	return a, nil
-}
-
-func (r *memRegistry) Activate(_ context.Context, key, wantSHA, wantRRule string, _ time.Time) (initial.Automation, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	a, ok := r.recs[key]
-	if !ok || a.PromptSHA256 != wantSHA || a.RRule != wantRRule {
-		return a, fmt.Errorf("Activate: %s does not hold the verified prompt and schedule", key)
-	}
-	a.Status = "ACTIVE"
-	r.recs[key] = a
-	return a, nil
-}
 
 func sha256Hex(s string) string {
 	h := sha256.Sum256([]byte(s))
@@ -93,7 +36,7 @@ type world struct {
 	in      planner.Inputs
 	runID   string
 	state   string
-	reg     *memRegistry
+	reg     *automations.Registry
 	plan    *planner.Plan
 	pushes0 int
 	events  []initial.Event
@@ -108,9 +51,12 @@ func newWorld(t *testing.T, mutate func(*planner.Inputs)) *world {
 	t.Cleanup(b.Close)
 	var id [16]byte
 	_, _ = rand.Read(id[:])
-	w := &world{t: t, bed: b, in: b.Inputs(title, body), runID: hex.EncodeToString(id[:]), state: t.TempDir(), reg: newMemRegistry()}
+	w := &world{t: t, bed: b, in: b.Inputs(title, body), runID: hex.EncodeToString(id[:]), state: t.TempDir()}
 	if mutate != nil {
 		mutate(&w.in)
+	}
+	if w.reg, err = automations.Open(w.state); err != nil {
+		t.Fatal(err)
 	}
 	return w
 }
@@ -124,7 +70,7 @@ func (w *world) approve() statestore.Approval {
 	}
 	w.plan = p
 	a := statestore.Approval{Document: p.Canonical, PlanHash: p.PlanHash, ApprovedAt: "2026-03-02T10:00:00Z", ApproverID: p.Doc.InitialSnapshot.AuthenticatedUserID, ApproverLogin: w.bed.Viewer.Login}
-	if _, err := statestore.RecordPlanApproval(context.Background(), w.state, w.runID, a); err != nil {
+	if _, err := initial.RecordApproval(context.Background(), w.state, w.runID, a, w.in); err != nil {
 		w.t.Fatal(err)
 	}
 	w.pushes0 = w.bed.GitServer.Pushes()
@@ -148,9 +94,13 @@ func (w *world) execute(fault func(string) bool) (*initial.Result, error) {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	d := initial.Deps{Git: w.bed.Runner, GitHub: w.bed.Client, Registry: w.reg, Fault: fault,
+	in, err := initial.ReadInputs(run)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	d := initial.Deps{Git: w.bed.Runner, GitHub: w.bed.Client, Registry: initial.FromAutomations(w.reg), Fault: fault,
 		Events: func(e initial.Event) { w.events = append(w.events, e) }}
-	return initial.Execute(context.Background(), d, initial.Job{Run: run, Approval: a, Inputs: w.in})
+	return initial.Execute(context.Background(), d, initial.Job{Run: run, Approval: a, Inputs: in})
 }
 
 // checkEndState asserts the acceptance end state: one commit carrying the
@@ -200,9 +150,13 @@ func (w *world) checkEndState(res *initial.Result) {
 		t.Fatalf("%d request comments carry %s, want 1", requests, marker)
 	}
 	key := policy.AutomationKey(s.Repository, int64(d.Number), w.runID)
+	all, err := w.reg.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
 	a, ok, _ := w.reg.Get(context.Background(), key)
-	if !ok || a.Status != "ACTIVE" || a.PromptSHA256 != sha256Hex(a.Prompt) || a.Prompt == "" || w.reg.creates != 1 {
-		t.Fatalf("automation %s: %+v (creates %d)", key, a, w.reg.creates)
+	if !ok || a.Status != "ACTIVE" || a.PromptSHA256 != sha256Hex(a.Prompt) || a.Prompt == "" || len(all) != 1 || a.RunID != w.runID {
+		t.Fatalf("automation %s: %+v (%d automations)", key, a, len(all))
 	}
 	if res.AutomationKey != key || res.Status != "ACTIVE" {
 		t.Fatalf("result %+v", res)
@@ -214,12 +168,10 @@ func (w *world) checkEndState(res *initial.Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pd schema.PromptDocument
 	raw, err := canon.Parse(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = pd
 	if rp := raw.(map[string]any)["rendered_prompt"]; rp != a.Prompt {
 		t.Fatal("the registry's prompt is not the kept document's rendered prompt")
 	}

@@ -79,6 +79,9 @@ func Execute(ctx context.Context, d Deps, job Job) (*Result, error) {
 	if err := x.decode(); err != nil {
 		return nil, err
 	}
+	if len(x.snap.Commands) > 0 && d.Commands == nil {
+		return nil, errors.New("the plan has validation commands but no sandbox can run them here; nothing was done")
+	}
 	unlock, err := job.Run.Lock(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("run %s: %w", x.man.RunID, err)

@@ -97,4 +97,3 @@ func onlyPending(ctx context.Context, env planEnv, root, dir string) (string, er
 	}
 	return "", exitWith(2, "%d approved plans are waiting for %s; name one: %s", len(ids), wt.Root, strings.Join(ids, ", "))
 }
-

@@ -18,6 +18,7 @@ import (
 	"github.com/prloop/gh-prloop/planner"
 	"github.com/prloop/gh-prloop/simenv"
 	"github.com/prloop/gh-prloop/statestore"
+	"github.com/prloop/gh-prloop/tui/execute"
 	"github.com/prloop/gh-prloop/tui/sanitize"
 	"github.com/spf13/cobra"
 )
@@ -90,7 +91,22 @@ func executeRun(cmd *cobra.Command, env planEnv, run *statestore.Run, a statesto
 		Commands: nil, // the sandbox (package sandbox) plugs in here
 		Fault:    faultHook(env.getenv), Stop: stop.Load, Events: print,
 	}
-	_, err = initial.Execute(context.WithoutCancel(cmd.Context()), d, initial.Job{Run: run, Approval: a, Inputs: in})
+	job := initial.Job{Run: run, Approval: a, Inputs: in}
+	opCtx := context.WithoutCancel(cmd.Context())
+	if !asJSON && isTerminal(out) && stdinIsTerminal(cmd) {
+		// The live list renders the same events; Ctrl+C reaches it as a
+		// key and sets the same between-operations stop.
+		signal.Stop(sig)
+		ops, runID := opsOf(a)
+		err = execute.Run(opCtx, execute.Options{Ops: ops, RunID: runID, In: keyboard(cmd), Out: out,
+			Execute: func(events func(initial.Event), stopped func() bool) error {
+				d.Events, d.Stop = events, func() bool { return stopped() || stop.Load() }
+				_, err := initial.Execute(opCtx, d, job)
+				return err
+			}})
+		return executeError(err, a)
+	}
+	_, err = initial.Execute(opCtx, d, job)
 	return executeError(err, a)
 }
 
@@ -121,13 +137,20 @@ func executeError(err error, a statestore.Approval) error {
 }
 
 func runIDOf(a statestore.Approval) string {
+	_, id := opsOf(a)
+	return id
+}
+
+// opsOf reads the operations and run id of a validated approval's document.
+func opsOf(a statestore.Approval) ([]string, string) {
 	var doc struct {
 		M struct {
-			RunID string `json:"run_id"`
+			Operations []string `json:"operations"`
+			RunID      string   `json:"run_id"`
 		} `json:"initial_manifest"`
 	}
 	_ = json.Unmarshal(a.Document, &doc)
-	return doc.M.RunID
+	return doc.M.Operations, doc.M.RunID
 }
 
 func jsonPrinter(w io.Writer) func(initial.Event) {

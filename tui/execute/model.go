@@ -124,6 +124,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// apply records an event. Everything from it is sanitized here, before
+// any styling, because it can quote GitHub or a validation command.
 func (m *Model) apply(e initial.Event) {
 	at := func() *row {
 		if e.Index >= 0 && e.Index < len(m.rows) && m.rows[e.Index].op == e.Op {

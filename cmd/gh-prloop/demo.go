@@ -109,7 +109,7 @@ zero findings. Without a terminal the report is printed once.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report-only state and the evaluator's result as JSON")
 	cmd.Flags().IntVar(&watch, "watch", 5, "refresh every SECONDS (interactive only)")
 	cmd.Flags().Lookup("watch").NoOptDefVal = "5"
-	cmd.AddCommand(newDemoPlanCmd()) // demo_plan.go: the approval console's demo
+	cmd.AddCommand(newDemoPlanCmd(), newDemoStartCmd()) // demo_plan.go: the approval console's demo
 	return cmd
 }
 

@@ -1,10 +1,13 @@
 package initial_test
 
 import (
+	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/prloop/gh-prloop/core/policy"
+	"github.com/prloop/gh-prloop/ghsim/testbed"
 	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/planner"
 )
@@ -64,3 +67,26 @@ func TestCrashBeforeAndAfterEverySideEffect(t *testing.T) {
 }
 
 func alreadyJournaled(e initial.Event) bool { return e.Detail == "already done (journal)" }
+
+// A foreign push to the head branch while a run is interrupted before its
+// push: the resumed push finds neither the leased old value nor the final
+// head, halts naming what it saw, and nothing after it runs.
+func TestForeignPushHaltsThePush(t *testing.T) {
+	w := newWorld(t, nil)
+	w.approve()
+	if _, err := w.execute(func(p string) bool { return p == "before:push" }); !errors.Is(err, initial.ErrCrashed) {
+		t.Fatalf("first run: %v", err)
+	}
+	ctx := context.Background()
+	if _, err := w.bed.Runner.Run(ctx, w.bed.Upstream, "push", "-q", "-f", testbed.RemoteName, testbed.BaseBranch+":refs/heads/"+testbed.HeadBranch); err != nil {
+		t.Fatal(err)
+	}
+	_, err := w.execute(nil)
+	var h *initial.HaltError
+	if !errors.As(err, &h) || h.Op != policy.OpPush || !strings.Contains(h.Saw, "neither the leased") {
+		t.Fatalf("err = %v, want a push halt naming the remote value", err)
+	}
+	if _, ok := w.bed.Repo.PR(1); ok {
+		t.Fatal("a pull request was opened after the halt")
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/prloop/gh-prloop/core/policy"
@@ -111,6 +112,25 @@ func TestStopBetweenOperations(t *testing.T) {
 	}
 	if !entries[0].Done() || !entries[1].Done() || entries[2] != nil {
 		t.Fatalf("after the stop: %v %v %v", entries[0] != nil, entries[1] != nil, entries[2] != nil)
+	}
+	res, err := w.execute(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.checkEndState(res)
+}
+
+// An open PR from the head branch is reused: no second PR, the same PR
+// moves to the final head and gets the request.
+func TestApplyReusesAnOpenPR(t *testing.T) {
+	w := newWorld(t, nil)
+	if _, err := w.bed.OpenPR(title, body); err != nil {
+		t.Fatal(err)
+	}
+	w.approve()
+	ops := w.plan.Doc.InitialManifest.Operations
+	if !slices.Contains(ops, policy.OpReusePR) || slices.Contains(ops, policy.OpCreatePR) {
+		t.Fatalf("operations %v do not reuse the PR", ops)
 	}
 	res, err := w.execute(nil)
 	if err != nil {

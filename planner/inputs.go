@@ -34,4 +34,8 @@ type GitHub interface {
 type Deps struct {
 	Git    *gitx.Runner
 	GitHub GitHub
+	// Probe reports what the sandbox can give here; nil means
+	// sandbox.Probe, which needs sandbox.Main in the program (tests
+	// inject a probe to see the plan a weaker machine gets).
+	Probe ProbeFunc
 }

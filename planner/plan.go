@@ -15,6 +15,7 @@ import (
 	"github.com/prloop/gh-prloop/core/validate"
 	"github.com/prloop/gh-prloop/ghclient"
 	"github.com/prloop/gh-prloop/local"
+	"github.com/prloop/gh-prloop/sandbox"
 )
 
 // Plan is a validated initial document and what it was built from.
@@ -31,6 +32,10 @@ type Plan struct {
 	// observed ("" when the branch does not exist there): the executor's
 	// push leases on exactly this value. remote_refs_sha256 binds it.
 	RemoteHeadTip string
+	// Risk is the accepted risk record when the boundary is
+	// explicit-risk-acceptance (its digest is risk_acceptance_sha256);
+	// nil under the safe isolation.
+	Risk *RiskRecord
 }
 
 // RejectedError means core refused the document we built: it is never shown
@@ -103,6 +108,14 @@ func Build(ctx context.Context, d Deps, in Inputs, runID string) (*Plan, error) 
 		}
 		snap.Commands = append(snap.Commands, c)
 	}
+	probe := d.Probe
+	if probe == nil {
+		probe = sandbox.Probe
+	}
+	risk, err := applyIsolation(&snap, probe(ctx), obs, mode, in.AcceptRisk)
+	if err != nil {
+		return nil, err
+	}
 	if snap.OpenPRsSHA256, err = openPRsDigest(open); err != nil {
 		return nil, err
 	}
@@ -157,7 +170,7 @@ func Build(ctx context.Context, d Deps, in Inputs, runID string) (*Plan, error) 
 	if !probs.Empty() {
 		return nil, &RejectedError{Problems: probs}
 	}
-	return &Plan{Doc: doc, Raw: raw, Canonical: b, PlanHash: res.PlanHash, Obs: obs, Reused: reused, Title: title, Body: body, RemoteHeadTip: remoteTip}, nil
+	return &Plan{Doc: doc, Raw: raw, Canonical: b, PlanHash: res.PlanHash, Obs: obs, Reused: reused, Title: title, Body: body, RemoteHeadTip: remoteTip, Risk: risk}, nil
 }
 
 func branchTip(ctx context.Context, gh GitHub, repo ghclient.Repo, branch string) (string, error) {

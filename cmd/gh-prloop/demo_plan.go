@@ -143,6 +143,9 @@ func writeDemoSummary(w io.Writer, p *planner.Plan, files []approval.File, check
 	row("head", "%s @ %s", s.HeadBranch, s.CurrentHeadSHA)
 	row("mode", "%s, run %s", m.Mode, m.RunID)
 	row("boundary", "%s", strings.Join(approval.Posture(s.ExecutionBoundary), ", "))
+	for _, r := range p.Risk.Lines() {
+		row("RISK", "%s", r)
+	}
 	for i, c := range s.Commands {
 		label := ""
 		if i == 0 {

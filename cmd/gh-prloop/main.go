@@ -8,10 +8,14 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/prloop/gh-prloop/sandbox"
 	"github.com/prloop/gh-prloop/tui/sanitize"
 )
 
 func main() {
+	// First: in the sandbox's re-executed helper this applies the isolation
+	// and execs the validation command; otherwise it returns at once.
+	sandbox.Main()
 	err := newRootCmd(os.Stdin, os.Stdout, os.Stderr).Execute()
 	os.Exit(exitCode(err, os.Stderr))
 }

@@ -38,6 +38,13 @@ func (m *Model) summaryLines(width int) []string {
 		}
 		lines = append(lines, st.Muted.Render(common.Pad(label, labelWidth))+st.Text.Render(l))
 	}
+	for i, r := range v.Risks {
+		label := ""
+		if i == 0 {
+			label = "RISK"
+		}
+		lines = append(lines, row(label, r))
+	}
 	if len(v.Commands) == 0 {
 		lines = append(lines, row("validate", "no validation commands"))
 	}

@@ -23,6 +23,9 @@ type View struct {
 	// Posture is the execution boundary as short facts ("hooks off",
 	// "https only", ...), shown joined on one line (Posture builds it).
 	Posture []string
+	// Risks are the accepted risk record in words, one line each (empty
+	// under the safe isolation); typing the hash accepts them.
+	Risks []string
 
 	Commands   [][]string // validation commands, argv each, in order
 	Files      []File

@@ -2,12 +2,14 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"syscall"
 
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/ghsim/testbed"
+	"github.com/prloop/gh-prloop/sandbox"
 	"github.com/spf13/cobra"
 )
 
@@ -45,9 +47,13 @@ this machine.`,
 			defer bed.Close()
 			env := bedPlanEnv(bed, filepath.Join(tmp, "state"))
 			in := demoPlanInputs(bed)
-			// Validation commands need the sandbox (package sandbox); until
-			// this machine can run them isolated, the demo plan has none.
+			// A validation command runs in the sandbox; autonomous mode
+			// cannot accept a missing guarantee, so on a machine without
+			// the sandbox the demo plan has none.
 			in.Validate = nil
+			if git, err := exec.LookPath("git"); err == nil && sandbox.Probe(ctx).All() {
+				in.Validate = []string{git + " --no-optional-locks status --short"}
+			}
 			in.Mode = policy.ModeAutonomous
 			return runStart(ctx, cmd, env, in, false)
 		},

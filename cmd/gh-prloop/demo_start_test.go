@@ -26,7 +26,7 @@ func TestDemoStartWithoutATerminal(t *testing.T) {
 		t.Fatalf("exit %d: %s\n%s", code, stderr, stdout)
 	}
 	for _, want := range []string{
-		"✓ re-validated", "[1/7] fetch-base done", "commit done commit_sha=", "push done remote_head_sha=",
+		"✓ re-validated", "fetch-base done", "commit done commit_sha=", "push done remote_head_sha=",
 		"create-pr done pr_url=https://github.com/octo-org/widgets/pull/1", "request-codex-review done comment_id=",
 		"bootstrap-automation done", "status=ACTIVE", "Pull request: https://github.com/octo-org/widgets/pull/1",
 	} {

@@ -88,7 +88,7 @@ func executeRun(cmd *cobra.Command, env planEnv, run *statestore.Run, a statesto
 	}
 	d := initial.Deps{
 		Git: git, GitHub: c, Registry: initial.FromAutomations(reg), Now: env.now,
-		Commands: nil, // the sandbox (package sandbox) plugs in here
+		Commands: initial.Sandbox{},
 		Fault:    faultHook(env.getenv), Stop: stop.Load, Events: print,
 	}
 	job := initial.Job{Run: run, Approval: a, Inputs: in}

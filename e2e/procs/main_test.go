@@ -24,6 +24,7 @@ import (
 	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/journal"
 	"github.com/prloop/gh-prloop/planner"
+	"github.com/prloop/gh-prloop/sandbox"
 	"github.com/prloop/gh-prloop/statestore"
 )
 
@@ -31,6 +32,8 @@ var binary string
 
 // TestMain builds the real binary once.
 func TestMain(m *testing.M) {
+	// Planning in-process probes the sandbox by re-executing this binary.
+	sandbox.Main()
 	dir, err := os.MkdirTemp("", "prloop-procs-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

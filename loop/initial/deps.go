@@ -43,9 +43,10 @@ type CommandResult struct {
 
 // Commands runs validation commands in the sandbox. It must return an error,
 // never a weaker isolation, when the isolation the plan claims cannot be
-// delivered.
+// delivered; acceptMissing names the guarantees the approved risk record
+// accepted as missing (nil under the safe isolation).
 type Commands interface {
-	Run(ctx context.Context, argv []string, dir string, tail io.Writer) (CommandResult, error)
+	Run(ctx context.Context, argv []string, dir string, acceptMissing []string, tail io.Writer) (CommandResult, error)
 }
 
 // Deps are the executor's collaborators.
@@ -54,7 +55,10 @@ type Deps struct {
 	GitHub   GitHub
 	Registry Registry
 	Commands Commands // nil: a plan with validation commands is refused
-	Now      func() time.Time
+	// Probe is the sandbox probe the rebuild before fetch-base uses; it
+	// must be the one the plan was made with (nil: sandbox.Probe).
+	Probe planner.ProbeFunc
+	Now   func() time.Time
 	// Fault, when set, is asked at "before:<op>" (reserved, side effect
 	// not yet done) and "after:<op>" (side effect done, no receipt yet);
 	// returning true stops the executor there as a crash would. Tests and

@@ -2,6 +2,7 @@ package initial
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -50,6 +51,7 @@ type exec struct {
 
 	// From the fetch-base reservation (captured at the rebuild).
 	root, transportURL, lease, title string
+	risk                             string // canonical risk record, "" under the safe isolation
 
 	viewerID    int64
 	viewerLogin string
@@ -102,7 +104,7 @@ func Execute(ctx context.Context, d Deps, job Job) (*Result, error) {
 		}
 	} else {
 		in := entries[0].Intent
-		x.root, x.transportURL, x.lease, x.title = in["root"], in["transport_url"], in["lease"], in["pr_title"]
+		x.root, x.transportURL, x.lease, x.title, x.risk = in["root"], in["transport_url"], in["lease"], in["pr_title"], in["risk_record"]
 	}
 	if err := x.checkBindings(); err != nil {
 		return nil, err
@@ -175,7 +177,7 @@ func (x *exec) decode() error {
 func (x *exec) revalidate(ctx context.Context) error {
 	in := x.job.Inputs
 	in.Mode = x.man.Mode
-	p, err := planner.Build(ctx, planner.Deps{Git: x.d.Git, GitHub: x.d.GitHub}, in, x.man.RunID)
+	p, err := planner.Build(ctx, planner.Deps{Git: x.d.Git, GitHub: x.d.GitHub, Probe: x.d.Probe}, in, x.man.RunID)
 	if err != nil {
 		return fmt.Errorf("rebuilding the plan before fetch-base: %w; nothing was done", err)
 	}
@@ -187,6 +189,13 @@ func (x *exec) revalidate(ctx context.Context) error {
 		return &DriftError{Approved: x.job.Approval.PlanHash, Rebuilt: p.PlanHash, Changes: changes}
 	}
 	x.root, x.transportURL, x.lease, x.title = p.Obs.Root, p.Obs.TransportURL, p.RemoteHeadTip, p.Title
+	if p.Risk != nil {
+		b, err := canon.Marshal(p.Risk)
+		if err != nil {
+			return err
+		}
+		x.risk = string(b)
+	}
 	x.emit(Event{Event: EventRevalidated, Detail: "the rebuilt plan hashes to the approved " + p.PlanHash})
 	return nil
 }
@@ -203,7 +212,8 @@ func (x *exec) checkBindings() error {
 	if x.root == "" {
 		return errors.New("the checkout root is unknown")
 	}
-	return nil
+	_, err := x.acceptedRisks()
+	return err
 }
 
 // intent is what the reservation of op records before its side effect.
@@ -211,7 +221,7 @@ func (x *exec) intent(op string) map[string]string {
 	s := x.snap
 	switch op {
 	case policy.OpFetchBase:
-		return map[string]string{"root": x.root, "transport_url": x.transportURL, "lease": x.lease, "pr_title": x.title,
+		return map[string]string{"root": x.root, "transport_url": x.transportURL, "lease": x.lease, "pr_title": x.title, "risk_record": x.risk,
 			"remote": s.RemoteName, "base_branch": s.BaseBranch, "base_sha": s.BaseSHA}
 	case policy.OpCreateBranch:
 		return map[string]string{"branch": s.HeadBranch, "at": s.CurrentHeadSHA}
@@ -306,4 +316,28 @@ func (x *exec) emit(e Event) {
 	e.Of = len(x.ops)
 	e.Time = schema.FormatTime(x.d.Now())
 	x.d.Events(e)
+}
+
+// acceptedRisks are the sandbox guarantees the approved risk record accepts
+// as missing. Under the safe isolation there is none and no record; under
+// explicit-risk-acceptance the record must hash to risk_acceptance_sha256.
+func (x *exec) acceptedRisks() ([]string, error) {
+	b := x.snap.ExecutionBoundary
+	if b.Isolation != policy.IsolationRisk {
+		if x.risk != "" {
+			return nil, errors.New("a risk record was kept for a plan under the safe isolation")
+		}
+		return nil, nil
+	}
+	if b.RiskAcceptanceSHA256 == nil || x.risk == "" {
+		return nil, errors.New("the plan accepts risks but its risk record is missing; nothing more is done")
+	}
+	if canon.Hash([]byte(x.risk)) != *b.RiskAcceptanceSHA256 {
+		return nil, errors.New("the risk record does not hash to the approved risk_acceptance_sha256; nothing more is done")
+	}
+	var r planner.RiskRecord
+	if err := json.Unmarshal([]byte(x.risk), &r); err != nil {
+		return nil, fmt.Errorf("risk record: %w", err)
+	}
+	return r.MissingIsolation, nil
 }

@@ -40,6 +40,7 @@ type world struct {
 	plan    *planner.Plan
 	pushes0 int
 	events  []initial.Event
+	probe   planner.ProbeFunc // nil: the real sandbox probe
 }
 
 func newWorld(t *testing.T, mutate func(*planner.Inputs)) *world {
@@ -64,7 +65,9 @@ func newWorld(t *testing.T, mutate func(*planner.Inputs)) *world {
 // approve builds the plan and records its approval, as `plan` does.
 func (w *world) approve() statestore.Approval {
 	w.t.Helper()
-	p, err := planner.Build(context.Background(), w.bed.Deps(), w.in, w.runID)
+	deps := w.bed.Deps()
+	deps.Probe = w.probe
+	p, err := planner.Build(context.Background(), deps, w.in, w.runID)
 	if err != nil {
 		w.t.Fatalf("plan: %v", err)
 	}
@@ -98,7 +101,7 @@ func (w *world) execute(fault func(string) bool) (*initial.Result, error) {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	d := initial.Deps{Git: w.bed.Runner, GitHub: w.bed.Client, Registry: initial.FromAutomations(w.reg), Fault: fault,
+	d := initial.Deps{Git: w.bed.Runner, GitHub: w.bed.Client, Registry: initial.FromAutomations(w.reg), Fault: fault, Commands: initial.Sandbox{}, Probe: w.probe,
 		Events: func(e initial.Event) { w.events = append(w.events, e) }}
 	return initial.Execute(context.Background(), d, initial.Job{Run: run, Approval: a, Inputs: in})
 }
@@ -193,8 +196,14 @@ func (w *world) checkEndState(res *initial.Result) {
 // bareGit runs git in the git server's bare repository (test setup only).
 func (w *world) bareGit(args ...string) string {
 	w.t.Helper()
+	return w.bareGitIn(w.bed.GitServer.RepoDir(testbed.Owner, testbed.Name), args...)
+}
+
+// bareGitIn runs the host git in dir, ignoring every user configuration.
+func (w *world) bareGitIn(dir string, args ...string) string {
+	w.t.Helper()
 	cmd := exec.Command("git", args...)
-	cmd.Dir = w.bed.GitServer.RepoDir(testbed.Owner, testbed.Name)
+	cmd.Dir = dir
 	cmd.Env = []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME=/dev/null", "PATH=/usr/bin:/bin:/usr/local/bin"}
 	out, err := cmd.Output()
 	if err != nil {

@@ -117,6 +117,10 @@ func (x *exec) runValidation(ctx context.Context) (map[string]string, bool, erro
 	if len(x.job.Inputs.Validate) != len(cmds) {
 		return nil, false, halt(policy.OpRunValidation, "the run records %d validation command lines for %d approved commands", len(x.job.Inputs.Validate), len(cmds))
 	}
+	accept, err := x.acceptedRisks()
+	if err != nil {
+		return nil, false, err
+	}
 	receipt := map[string]string{}
 	if err := x.fault("before:" + policy.OpRunValidation); err != nil {
 		return nil, false, err
@@ -132,7 +136,7 @@ func (x *exec) runValidation(ctx context.Context) (map[string]string, bool, erro
 		tail := &lineWriter{emit: func(line string) {
 			x.emit(Event{Event: EventOutput, Op: policy.OpRunValidation, Detail: line})
 		}}
-		res, err := x.d.Commands.Run(ctx, c.Argv, x.root, tail)
+		res, err := x.d.Commands.Run(ctx, c.Argv, x.root, accept, tail)
 		tail.flush()
 		if err != nil {
 			return nil, false, halt(policy.OpRunValidation, "command %d cannot run with the approved isolation: %v", k+1, err)

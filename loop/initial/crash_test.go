@@ -13,57 +13,60 @@ import (
 )
 
 // Every operation is interrupted before and after its side effect in turn
-// (the reservation is written, the receipt is not), then the run is
-// applied again: the end state has exactly one of each side effect.
+// (the reservation is written, the receipt is not): each run stops at the
+// next point and the following run resumes what it left, then a last run
+// completes. After a side effect the resumed run must find it by
+// observation instead of doing it again (fetching is the one operation that
+// is simply repeated). The end state has exactly one of each side effect.
 func TestCrashBeforeAndAfterEverySideEffect(t *testing.T) {
-	probe := newWorld(t, func(in *planner.Inputs) { in.Head = "prloop/retry-budget" })
-	probe.approve()
-	ops := probe.plan.Doc.InitialManifest.Operations
+	w := newWorld(t, func(in *planner.Inputs) { in.Head = "prloop/retry-budget" })
+	w.approve()
+	ops := w.plan.Doc.InitialManifest.Operations
+	pending := "" // the operation the previous run was stopped after
 	for _, op := range ops {
 		for _, when := range []string{"before:", "after:"} {
 			point := when + op
-			t.Run(point, func(t *testing.T) {
-				t.Parallel()
-				w := newWorld(t, func(in *planner.Inputs) { in.Head = "prloop/retry-budget" })
-				w.approve()
-				hit := false
-				_, err := w.execute(func(p string) bool {
-					if p == point {
-						hit = true
-						return true
-					}
-					return false
-				})
-				if !hit {
-					t.Skipf("%s has no side effect to interrupt on this plan", point)
-				}
-				if !errors.Is(err, initial.ErrCrashed) {
-					t.Fatalf("first run: %v, want the injected crash", err)
-				}
-				w.events = nil
-				res, err := w.execute(nil)
-				if err != nil {
-					t.Fatalf("resumed run: %v", err)
-				}
-				w.checkEndState(res)
-				var fin *initial.Event
-				for i, e := range w.events {
-					if e.Event == initial.EventFinished && e.Op == op && !alreadyJournaled(e) {
-						fin = &w.events[i]
-					}
-				}
-				if fin == nil {
-					t.Fatalf("%s was not finished by the resumed run", op)
-				}
-				// After the side effect, the resumed run must find it by
-				// observation instead of doing it again (fetching is the
-				// one operation that is simply repeated).
-				if when == "after:" && op != policy.OpFetchBase && !fin.Reconciled {
-					t.Fatalf("%s: the resumed run acted again instead of finding the effect", op)
-				}
+			w.events = nil
+			hit := false
+			_, err := w.execute(func(p string) bool {
+				hit = hit || p == point
+				return p == point
 			})
+			if !hit || !errors.Is(err, initial.ErrCrashed) {
+				t.Fatalf("%s: the run was not stopped there (%v)", point, err)
+			}
+			w.checkResumed(pending)
+			pending = ""
+			if when == "after:" && op != policy.OpFetchBase {
+				pending = op
+			}
 		}
 	}
+	w.events = nil
+	res, err := w.execute(nil)
+	if err != nil {
+		t.Fatalf("last run: %v", err)
+	}
+	w.checkResumed(pending)
+	w.checkEndState(res)
+}
+
+// checkResumed asserts that op, stopped after its side effect by the
+// previous run, was finished by this run by observation, not by acting.
+func (w *world) checkResumed(op string) {
+	w.t.Helper()
+	if op == "" {
+		return
+	}
+	for _, e := range w.events {
+		if e.Event == initial.EventFinished && e.Op == op && !alreadyJournaled(e) {
+			if !e.Reconciled {
+				w.t.Fatalf("%s: the resumed run acted again instead of finding the effect", op)
+			}
+			return
+		}
+	}
+	w.t.Fatalf("%s was not finished by the resumed run", op)
 }
 
 func alreadyJournaled(e initial.Event) bool { return e.Detail == "already done (journal)" }

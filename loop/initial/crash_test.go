@@ -19,6 +19,7 @@ import (
 // observation instead of doing it again (fetching is the one operation that
 // is simply repeated). The end state has exactly one of each side effect.
 func TestCrashBeforeAndAfterEverySideEffect(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, func(in *planner.Inputs) { in.Head = "prloop/retry-budget" })
 	w.approve()
 	ops := w.plan.Doc.InitialManifest.Operations
@@ -75,6 +76,7 @@ func alreadyJournaled(e initial.Event) bool { return e.Detail == "already done (
 // push: the resumed push finds neither the leased old value nor the final
 // head, halts naming what it saw, and nothing after it runs.
 func TestForeignPushHaltsThePush(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.approve()
 	if _, err := w.execute(func(p string) bool { return p == "before:push" }); !errors.Is(err, initial.ErrCrashed) {

@@ -16,6 +16,7 @@ import (
 // the next apply reconciles. The end state always has exactly one PR and
 // one request comment.
 func TestWritesUnderInjectedFaults(t *testing.T) {
+	t.Parallel()
 	paths := []string{"/repos/*/*/pulls", "/repos/*/*/issues/*/comments"} // create-pr, request-codex-review
 	kinds := map[string]ghsim.FaultKind{
 		"5xx after delivery":     ghsim.FaultStatusAfter,
@@ -24,6 +25,7 @@ func TestWritesUnderInjectedFaults(t *testing.T) {
 	}
 	for kname, kind := range kinds {
 		t.Run(kname, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t, nil)
 			w.approve()
 			for _, p := range paths {

@@ -15,6 +15,7 @@ import (
 // Drift between approval and execution: nothing runs (no journal record,
 // no push, no pull request), the error is a DriftError and names the field.
 func TestDriftStopsBeforeFetchBase(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		change func(t *testing.T, w *world)
@@ -38,6 +39,7 @@ func TestDriftStopsBeforeFetchBase(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t, nil)
 			a := w.approve()
 			c.change(t, w)

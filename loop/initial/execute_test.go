@@ -14,6 +14,7 @@ import (
 )
 
 func TestApplyEndToEnd(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.approve()
 	res, err := w.execute(nil)
@@ -45,6 +46,7 @@ func TestApplyEndToEnd(t *testing.T) {
 }
 
 func TestApplyCreatesBranchWhenAsked(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, func(in *planner.Inputs) { in.Head = "prloop/retry-budget" })
 	w.approve()
 	if ops := w.plan.Doc.InitialManifest.Operations; ops[1] != policy.OpCreateBranch {
@@ -61,8 +63,10 @@ func TestApplyCreatesBranchWhenAsked(t *testing.T) {
 // both are set, else the GitHub account's login and noreply address; the
 // committer is the same identity.
 func TestCommitAuthor(t *testing.T) {
+	t.Parallel()
 	for _, repoIdentity := range []bool{false, true} {
 		t.Run(map[bool]string{false: "GitHub noreply", true: "repository config"}[repoIdentity], func(t *testing.T) {
+			t.Parallel()
 			w := newWorld(t, nil)
 			want := fmt.Sprintf("%s <%d+%s@users.noreply.github.com>", w.bed.Viewer.Login, w.bed.Viewer.ID, w.bed.Viewer.Login)
 			if repoIdentity {
@@ -89,6 +93,7 @@ func TestCommitAuthor(t *testing.T) {
 // Stop (Ctrl+C) ends the run between two operations: the finished one is
 // receipted, the next is not even reserved, and apply resumes from there.
 func TestStopBetweenOperations(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	w.approve()
 	run := w.run()
@@ -123,6 +128,7 @@ func TestStopBetweenOperations(t *testing.T) {
 // An open PR from the head branch is reused: no second PR, the same PR
 // moves to the final head and gets the request.
 func TestApplyReusesAnOpenPR(t *testing.T) {
+	t.Parallel()
 	w := newWorld(t, nil)
 	if _, err := w.bed.OpenPR(title, body); err != nil {
 		t.Fatal(err)

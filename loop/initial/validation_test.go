@@ -22,6 +22,7 @@ import (
 // simulator, or that writes outside the checkout halts the run at
 // run-validation with nothing staged, committed or pushed.
 func TestValidationRunsInTheSandbox(t *testing.T) {
+	t.Parallel()
 	if caps := sandbox.Probe(t.Context()); !caps.All() {
 		t.Skipf("this machine cannot give the sandbox's guarantees: %v", caps.Reasons)
 	}
@@ -46,6 +47,7 @@ func TestValidationRunsInTheSandbox(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			var w *world
 			w = newWorld(t, func(in *planner.Inputs) {})
 			w.in.Validate = []string{c.line(w)}
@@ -110,6 +112,7 @@ func slicesContains(xs []string, s string) bool {
 // the executor verifies the record and runs the command accepting exactly
 // the missing guarantee.
 func TestValidationUnderAcceptedRisk(t *testing.T) {
+	t.Parallel()
 	if caps := sandbox.Probe(t.Context()); !caps.All() {
 		t.Skipf("this machine cannot give the sandbox's guarantees: %v", caps.Reasons)
 	}

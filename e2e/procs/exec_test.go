@@ -3,11 +3,14 @@ package procs
 import (
 	"bufio"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 
+	"github.com/prloop/gh-prloop/ghsim/testbed"
 	"github.com/prloop/gh-prloop/loop/initial"
 )
 
@@ -109,4 +112,28 @@ func TestTwoApplyAtOnce(t *testing.T) {
 		t.Fatalf("%d processes acted, want exactly 1", acted)
 	}
 	w.checkEndState(runID)
+}
+
+// Drift between plan and apply, through the real binary: exit 1, the
+// changed field named on stderr, nothing pushed and nothing journaled.
+func TestApplyRefusesDrift(t *testing.T) {
+	w := newWorld(t)
+	runID := w.approve()
+	edited := filepath.Join(w.sim.Info().Checkout, testbed.ModifiedFile)
+	if err := os.WriteFile(edited, []byte("package httpclient\n// edited after approval\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := w.gh(nil, "apply", runID)
+	if r.code != 1 || !strings.Contains(r.stderr, "/initial_snapshot/diff_sha256") || !strings.Contains(r.stderr, "nothing was done") {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if n := w.sim.Bed.GitServer.Pushes() - w.pushes0; n != 0 {
+		t.Fatalf("%d pushes despite drift", n)
+	}
+	entries, _ := os.ReadDir(filepath.Join(w.state, "runs"))
+	for _, e := range entries {
+		if names, _ := filepath.Glob(filepath.Join(w.state, "runs", e.Name(), initial.Phase+"-*")); len(names) != 0 {
+			t.Fatalf("journal records despite drift: %v", names)
+		}
+	}
 }

@@ -186,8 +186,8 @@ func plainPrinter(w io.Writer) func(initial.Event) {
 			line = fmt.Sprintf("[%d/%d] %s FAILED: %s", e.Index+1, e.Of, e.Op, e.Detail)
 		case initial.EventResult:
 			r := e.Result
-			line = fmt.Sprintf("Pull request: %s\nReview requested: comment %s at head %s\nAutomation %s is %s (%s); next wakeup due about %s — `gh-prloop wakeup` runs it, `gh-prloop schedule install` runs it on a timer.",
-				r.PRURL, r.CommentID, r.FinalHeadSHA, r.AutomationKey, r.Status, policy.HeartbeatRRule, r.NextWakeup)
+			line = fmt.Sprintf("Pull request: %s\nReview requested: comment %s at head %s\nAutomation %s is %s (%s); its first wakeup is due about %s. Inspect it with `gh-prloop automations show %s`.",
+				r.PRURL, r.CommentID, r.FinalHeadSHA, r.AutomationKey, r.Status, policy.HeartbeatRRule, r.NextWakeup, r.AutomationKey)
 		default:
 			return
 		}

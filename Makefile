@@ -20,7 +20,7 @@ extension:
 ## test: vet, then every test with the race detector (prints go test's summary).
 test:
 	$(GO) vet $(PKGS)
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -timeout 45m $(PKGS)
 
 ## lint: formatting and vet; fails when gofmt would change a file.
 lint:

@@ -47,6 +47,7 @@ type restPull struct {
 	MergeableState string           `json:"mergeable_state"`
 	Head           restBranchRef    `json:"head"`
 	Base           restBranchRef    `json:"base"`
+	User           *restUser        `json:"user"`
 }
 
 // PRInfo is a pull request as the REST API describes it. Fields REST does
@@ -57,6 +58,9 @@ type PRInfo struct {
 	NodeID   string `json:"node_id"`
 	HeadRepo string `json:"head_repo"` // owner/name; "" when the head repository is gone
 	BaseRepo string `json:"base_repo"`
+	// AuthorID is the database id of the account that opened the PR (0
+	// when GitHub did not say): the executor only reuses its own PR.
+	AuthorID int64 `json:"author_id"`
 }
 
 func (p *restPull) info() PRInfo {
@@ -69,6 +73,9 @@ func (p *restPull) info() PRInfo {
 	out.BaseRefName, out.BaseSHA = p.Base.Ref, p.Base.SHA
 	out.HeadRefName, out.HeadSHA = p.Head.Ref, p.Head.SHA
 	out.NodeID = p.NodeID
+	if p.User != nil {
+		out.AuthorID = p.User.ID
+	}
 	if p.Head.Repo != nil {
 		out.HeadRepo = p.Head.Repo.FullName
 	}

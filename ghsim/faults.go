@@ -32,6 +32,13 @@ const (
 	// error of Type (default INTERNAL) saying Message: GitHub's form of a
 	// whole query that failed.
 	FaultGraphQLError
+	// FaultStatusAfter serves the request normally — a write takes effect —
+	// then discards the answer and responds with Status (default 502): the
+	// client cannot tell whether GitHub acted ("delivery unknown").
+	FaultStatusAfter
+	// FaultDropAfter serves the request normally, then closes the
+	// connection without an answer, as a timeout after delivery looks.
+	FaultDropAfter
 )
 
 // Match selects the requests a fault applies to. Zero fields match all.

@@ -189,6 +189,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.opts.Logf("ghsim %s %s %s", reqID, r.Method, r.URL.RequestURI())
 	}
 	c := &call{s: s, w: w, r: r, path: path, prefix: prefix, kind: kind, reqID: reqID}
+	if f != nil && (f.Kind == FaultStatusAfter || f.Kind == FaultDropAfter) {
+		s.serveThenFail(c, f)
+		return
+	}
 	if f != nil && s.applyFault(c, f) {
 		return
 	}

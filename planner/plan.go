@@ -28,6 +28,10 @@ type Plan struct {
 	Reused    *ghclient.PRInfo // the PR being reused, if any
 	Title     string           // the PR title the plan binds
 	Body      string           // the PR body the plan binds
+	// RemoteHeadTip is the head branch's tip on GitHub when the plan was
+	// observed ("" when the branch does not exist there): the executor's
+	// push leases on exactly this value. remote_refs_sha256 binds it.
+	RemoteHeadTip string
 	// Risk is the accepted risk record when the boundary is
 	// explicit-risk-acceptance (its digest is risk_acceptance_sha256);
 	// nil under the safe isolation.
@@ -169,7 +173,7 @@ func Build(ctx context.Context, d Deps, in Inputs, runID string) (*Plan, error) 
 	if !probs.Empty() {
 		return nil, &RejectedError{Problems: probs}
 	}
-	return &Plan{Doc: doc, Raw: raw, Canonical: b, PlanHash: res.PlanHash, Obs: obs, Reused: reused, Title: title, Body: body, Risk: risk}, nil
+	return &Plan{Doc: doc, Raw: raw, Canonical: b, PlanHash: res.PlanHash, Obs: obs, Reused: reused, Title: title, Body: body, RemoteHeadTip: remoteTip, Risk: risk}, nil
 }
 
 func branchTip(ctx context.Context, gh GitHub, repo ghclient.Repo, branch string) (string, error) {

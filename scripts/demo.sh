@@ -53,3 +53,11 @@ code=$?
 set -e
 # Cancelling the console (esc, exit 2) is the human's choice, not a failure.
 [ "$code" -eq 0 ] || [ "$code" -eq 2 ] || exit "$code"
+
+echo
+echo "== 4. Execute: start --mode autonomous on a fresh seeded checkout, GitHub simulated, git over HTTPS on 127.0.0.1"
+# The plan is validated, rebuilt and validated again just before the first
+# side effect, then committed, pushed, opened ready for review, Codex is
+# asked for a review and the loop's automation becomes ACTIVE. On a
+# terminal the live operation list is shown; otherwise one line each.
+"$bin" demo start

@@ -116,7 +116,7 @@ zero findings. Without a terminal the report is printed once.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report-only state and the evaluator's result as JSON")
 	cmd.Flags().IntVar(&watch, "watch", 0, "keep refreshing every `SECONDS` (off unless given; 5 when given without a value; interactive only)")
 	cmd.Flags().Lookup("watch").NoOptDefVal = "5"
-	cmd.AddCommand(newDemoPlanCmd()) // demo_plan.go: the approval console's demo
+	cmd.AddCommand(newDemoPlanCmd(), newDemoStartCmd()) // demo_plan.go: the approval console's demo
 	return cmd
 }
 

@@ -176,7 +176,7 @@ func TestDemoApprovalDoesNotPointAtItsRemovedStateDir(t *testing.T) {
 	}
 	t.Setenv(statestore.EnvStateDir, "")
 	temp := t.TempDir()
-	got, err := recordApproval(ctx, bedPlanEnv(bed, temp), p, "0123456789abcdef0123456789abcdef", bed.Viewer.ID, bed.Viewer.Login)
+	got, err := recordApproval(ctx, bedPlanEnv(bed, temp), p, demoPlanInputs(bed), "0123456789abcdef0123456789abcdef", bed.Viewer.ID, bed.Viewer.Login)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestDemoApprovalDoesNotPointAtItsRemovedStateDir(t *testing.T) {
 	}
 	mine := t.TempDir()
 	t.Setenv(statestore.EnvStateDir, mine)
-	got, err = recordApproval(ctx, bedPlanEnv(bed, temp), p, "fedcba9876543210fedcba9876543210", bed.Viewer.ID, bed.Viewer.Login)
+	got, err = recordApproval(ctx, bedPlanEnv(bed, temp), p, demoPlanInputs(bed), "fedcba9876543210fedcba9876543210", bed.Viewer.ID, bed.Viewer.Login)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/prloop/gh-prloop/ghclient"
 	"github.com/prloop/gh-prloop/gitx"
 	"github.com/prloop/gh-prloop/local"
+	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/planner"
 	"github.com/prloop/gh-prloop/statestore"
 	"github.com/prloop/gh-prloop/tui/approval"
@@ -165,7 +166,7 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 		return approval.RecheckResult{Document: q.Canonical, PlanHash: q.PlanHash, Blobs: planner.Blobs(q)}, nil
 	}
 	record := func(ctx context.Context) (string, error) {
-		return recordApproval(ctx, env, p, runID, viewerID, login)
+		return recordApproval(ctx, env, p, in, runID, viewerID, login)
 	}
 	outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()})
 	if err != nil && outcome == approval.Failed {
@@ -179,18 +180,21 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 
 // recordApproval writes the approval atomically under the run's lock and
 // states in one line what was approved.
-func recordApproval(ctx context.Context, env planEnv, p *planner.Plan, runID string, viewerID int64, login string) (string, error) {
+func recordApproval(ctx context.Context, env planEnv, p *planner.Plan, in planner.Inputs, runID string, viewerID int64, login string) (string, error) {
 	root, err := statestore.Root(env.getenv, env.homeDir)
 	if err != nil {
 		return "", err
 	}
 	a := statestore.Approval{Document: p.Canonical, PlanHash: p.PlanHash, ApprovedAt: schema.FormatTime(env.now()), ApproverID: viewerID, ApproverLogin: login}
-	dir, err := statestore.RecordPlanApproval(ctx, root, runID, a)
+	// The inputs are recorded with the approval: apply rebuilds the plan
+	// from exactly them before the first side effect.
+	in.Mode, in.Dir = p.Doc.InitialManifest.Mode, p.Obs.Root
+	dir, err := initial.RecordApproval(ctx, root, runID, a, in)
 	if err != nil {
 		return "", err
 	}
 	s := p.Doc.InitialSnapshot
-	where := "recorded in " + dir
+	where := "recorded in " + dir + "; run `gh-prloop apply " + runID + "` to execute it"
 	if env.tempState != "" && (dir == env.tempState || strings.HasPrefix(dir, env.tempState+string(filepath.Separator))) {
 		where = "recorded in the demo's temporary state directory, removed on exit (set " + statestore.EnvStateDir + " to keep it)"
 	}

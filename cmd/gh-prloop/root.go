@@ -13,17 +13,21 @@ var version = "dev"
 const rootLong = `gh-prloop is the approval console of the Codex pull-request review loop: every
 write of the loop is a manifest whose exact SHA-256 a human approves.
 
-What works today (nothing here writes to GitHub or to the checkout):
-  report     classify a pull request's Codex review state: a console, or --json
+What works today:
+  start      plan, approve the exact hash, then execute the initial plan: commit,
+             push, open the PR, ask Codex for a review, activate the loop's automation
   plan       build the initial plan from this checkout and approve its exact hash
+  apply      execute an approved plan (resumes safely after a crash or Ctrl+C)
+  report     classify a pull request's Codex review state: a console, or --json
+             (read-only)
   evaluate   validate a plan document or evaluate a recurring state (JSON)
   hash, canonical, policy
              the canonical JSON, its SHA-256 and the policy the evaluator enforces
-  demo       the report console on a simulated pull request (no account, no network)
-  sim        run the loopback GitHub simulator with a seeded checkout (development)
   automations
              list, show, pause, resume or delete the loop's automations (the registry)
   schedule   install, show or remove the timer that runs the loop's wakeups
+  demo       the consoles on a simulated pull request (no account, no network)
+  sim        run the loopback GitHub simulator with a seeded checkout (development)
 
 Exit status: 0 success, 1 error, 2 usage error or cancelled, 4 not logged in.
 Commands with --json also take --jq EXPR and --template TMPL, as gh does.`
@@ -43,6 +47,7 @@ func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 	root.SetErr(errOut)
 	root.AddCommand(newEvaluateCmd(), newHashCmd(), newCanonicalCmd(), newPolicyCmd(), newReportCmd(defaultClient), newDemoCmd(), newPlanCmd(defaultPlanEnv()), newSimCmd())
 	root.AddCommand(newAutomationsCmd(defaultAutomationsEnv()))
+	root.AddCommand(newStartCmd(defaultPlanEnv()), newApplyCmd(defaultPlanEnv()))
 	applyUsageRules(root) // usage.go: after every AddCommand, so each command gets the rule
 	return root
 }

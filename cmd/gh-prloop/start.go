@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/prloop/gh-prloop/core/policy"
+	"github.com/prloop/gh-prloop/loop/initial"
+	"github.com/prloop/gh-prloop/planner"
+	"github.com/prloop/gh-prloop/statestore"
+	"github.com/prloop/gh-prloop/tui/approval"
+	"github.com/prloop/gh-prloop/tui/sanitize"
+	"github.com/spf13/cobra"
+)
+
+func newStartCmd(env planEnv) *cobra.Command {
+	var (
+		in       planner.Inputs
+		bodyFile string
+		asJSON   bool
+	)
+	cmd := &cobra.Command{
+		Use:   "start [plan flags]",
+		Short: "Plan, approve and execute the initial plan in one session",
+		Long: `Build the initial plan from this checkout (as plan does), have it approved, and
+execute it (as apply does): commit, push, open the pull request ready for
+review, ask Codex for a review, and leave an ACTIVE automation whose
+wakeups continue the loop.
+
+approval-gated (default) opens the approval console: type the exact plan
+hash to approve; it needs a terminal (otherwise use plan, then apply).
+--mode autonomous needs no typed hash: the plan is validated when built and
+again, rebuilt from fresh observations, immediately before the first side
+effect, and the two hashes must be equal.
+
+Ctrl+C during execution stops between operations and says how to resume
+(gh-prloop apply RUN). --json prints the execution's events, one per line.
+
+Exit status: 0 done, 1 drift, halt or error, 2 cancelled, stopped or usage
+error, 4 not logged in.`,
+		Example: "  gh-prloop start --title 'Fix the parser'\n  gh-prloop start --mode autonomous --title 'Fix the parser' --json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if bodyFile != "" {
+				b, err := readBodyFile(cmd, bodyFile)
+				if err != nil {
+					return err
+				}
+				in.Body = b
+			}
+			in.Host = env.host
+			return runStart(cmd.Context(), cmd, env, in, asJSON)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&in.Mode, "mode", policy.ModeApprovalGated, "approval-gated or autonomous")
+	f.StringVarP(&in.Title, "title", "t", "", "title of a new pull request (a reused one keeps its own)")
+	f.StringVarP(&bodyFile, "body-file", "F", "", "read the new pull request's body from `file` (- for stdin)")
+	f.StringArrayVar(&in.Validate, "validate", nil, "validation `command`, run before the commit; repeatable, kept in order")
+	f.StringVar(&in.Remote, "remote", "", "remote to use (default: the one the current branch tracks)")
+	f.StringVarP(&in.Base, "base", "B", "", "base branch (default: the remote's default branch)")
+	f.StringVarP(&in.Head, "head", "H", "", "head branch (default: the current branch)")
+	f.StringVarP(&in.Dir, "dir", "C", ".", "run as if started in `dir`")
+	f.BoolVar(&asJSON, "json", false, "print the execution's events as JSON, one per line")
+	return cmd
+}
+
+func runStart(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.Inputs, asJSON bool) error {
+	if in.Mode != policy.ModeAutonomous && in.Mode != policy.ModeApprovalGated {
+		return exitWith(2, "--mode must be approval-gated or autonomous, got %q", in.Mode)
+	}
+	gated := in.Mode == policy.ModeApprovalGated
+	if gated && !(stdinIsTerminal(cmd) && isTerminal(cmd.OutOrStdout())) {
+		return exitWith(2, "approval-gated start needs a terminal to type the plan hash; use `gh-prloop plan` then `gh-prloop apply`, or --mode autonomous")
+	}
+	c, err := env.client(cmd)
+	if err != nil {
+		return authError(err)
+	}
+	git, err := env.git()
+	if err != nil {
+		return exitWith(1, "%v", err)
+	}
+	runID, err := newRunID()
+	if err != nil {
+		return exitWith(1, "cannot draw a run id: %v", err)
+	}
+	deps := planner.Deps{Git: git, GitHub: c}
+	// First validation: Build runs core's --initial on what it built.
+	p, err := planner.Build(ctx, deps, in, runID)
+	if err != nil {
+		return planError(err)
+	}
+	login, viewerID, err := c.Viewer(ctx)
+	if err != nil {
+		return observeError(err)
+	}
+	if gated {
+		view := approval.FromDocument(p.Doc, p.Canonical)
+		view.Title, view.Approver = p.Title, login
+		if view.Files, err = planner.Files(ctx, git, p); err != nil {
+			return exitWith(1, "reading the changed files: %v", err)
+		}
+		recheck := func(ctx context.Context) (approval.RecheckResult, error) {
+			q, err := planner.Build(ctx, deps, in, runID)
+			if err != nil {
+				return approval.RecheckResult{}, err
+			}
+			return approval.RecheckResult{Document: q.Canonical, PlanHash: q.PlanHash}, nil
+		}
+		record := func(ctx context.Context) (string, error) {
+			return recordApproval(ctx, env, p, in, runID, viewerID, login)
+		}
+		outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout()})
+		if err != nil && outcome == approval.Failed {
+			return exitWith(1, "%v", err)
+		}
+		if outcome != approval.Approved {
+			return silentExit(outcome.ExitCode())
+		}
+	} else {
+		// autonomous: the first validated hash is recorded as the one the
+		// rebuild before fetch-base must reproduce; the account that
+		// started the session stands as its approver.
+		if _, err := recordApproval(ctx, env, p, in, runID, viewerID, login); err != nil {
+			return exitWith(1, "%v", err)
+		}
+		if !asJSON {
+			s := p.Doc.InitialSnapshot
+			fmt.Fprintln(cmd.OutOrStdout(), sanitize.Text(fmt.Sprintf("autonomous: plan %s validated for %s (%s <- %s), run %s; executing %d operations",
+				p.PlanHash, s.Repository, s.BaseBranch, s.HeadBranch, runID, len(p.Doc.InitialManifest.Operations))))
+		}
+	}
+	root, err := statestore.Root(env.getenv, env.homeDir)
+	if err != nil {
+		return exitWith(1, "%v", err)
+	}
+	run, err := statestore.OpenPlan(root, runID)
+	if err != nil {
+		return exitWith(1, "%v", err)
+	}
+	a, err := run.ReadApproval()
+	if err != nil {
+		return exitWith(1, "%v", err)
+	}
+	recorded, err := initial.ReadInputs(run)
+	if err != nil {
+		return exitWith(1, "%v", err)
+	}
+	return executeRun(cmd, env, run, a, recorded, asJSON)
+}

@@ -208,7 +208,7 @@ func TestSpentBudgetHoldsTheNextRequest(t *testing.T) {
 	if got, want := e.sleeps(), []time.Duration{reset.Sub(start) + time.Second}; !equalDurations(got, want) {
 		t.Errorf("slept %v, want %v", got, want)
 	}
-	if !anyContains(e.waitReasons(), "GitHub graphql rate limit exhausted; waiting until") {
+	if !anyContains(e.waitReasons(), "GitHub graphql rate limit exhausted until") {
 		t.Errorf("wait not announced: %q", e.waitReasons())
 	}
 	if st := e.sim.Stats(); st.RateLimited != 0 {

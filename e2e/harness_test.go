@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"sync"
 	"testing"
@@ -80,7 +81,8 @@ func (e *env) sleep(ctx context.Context, d time.Duration) error {
 func (e *env) onWait(reason string, d time.Duration) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.waits = append(e.waits, reason)
+	// Recorded as the CLI prints it (cmd/gh-prloop waitNotice).
+	e.waits = append(e.waits, fmt.Sprintf("%s; waiting %s", reason, d.Round(time.Second)))
 }
 
 func (e *env) sleeps() []time.Duration {

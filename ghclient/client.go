@@ -34,7 +34,8 @@ type Options struct {
 	// Now is the clock for rate-limit resets and ObservedAt.
 	Now func() time.Time
 	// OnWait is told about every deliberate pause (retry backoff or a rate
-	// limit) before it starts, so a UI can say so.
+	// limit) before it starts, so a UI can say so. reason is one sanitized
+	// line that does not mention d; the caller adds "waiting d" itself.
 	OnWait func(reason string, d time.Duration)
 
 	// Log receives go-gh's request log. nil leaves it to GH_DEBUG, as gh

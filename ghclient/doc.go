@@ -30,13 +30,18 @@
 // single connection: one query for a PR whose lists fit in 100, ten for
 // 1,000 threads whatever their comments.
 //
-// Codex's 👀 lands on the review request comment. Reading reactions of every
-// comment in the bulk query would add 100 requests (2 points every time), so
-// the report reads the reactions of that one comment over REST instead
-// (ReactionsForComment, see inspect.Observe): a conditional GET, free as a
+// Codex's 👀, and the 👍 that is a clean round's only verdict, land on the
+// review request comment. Reading reactions of every comment in the bulk
+// query would add 100 requests (2 points every time), so the query asks for
+// that one comment by node id instead (ObservePRWithRequest, $withRequest):
+// its reaction groups with each reactor's time, one more request, still 1
+// point. The loop knows its request from its checkpoint; a refreshing report
+// passes the request its previous reading found (inspect.ObserveWithRequest).
+// Only a reading that does not know the request yet reads that comment's
+// reactions over REST (ReactionsForComment): a conditional GET, free as a
 // 304 for as long as nobody reacts. A report of a PR with at most 100 of
-// everything is therefore 2 round trips: 1 point and 1 REST request, then
-// 1 point and a free 304 on every unchanged refresh.
+// everything is therefore 2 round trips the first time (1 point and 1 REST
+// request), then 1 point and nothing else on every refresh.
 //
 // GraphQL has no conditional requests, so re-observing an unchanged PR pays
 // for its query again. No cheaper probe is correct. Every fact the report

@@ -265,9 +265,9 @@ func reactionName(content string) string {
 	return strings.ToLower(content) // a new kind: passed on, never guessed
 }
 
-// reactions turns one group into reactions on the PR. more is true when the
-// group has reactors beyond this page.
-func (g *gqlReactionGroup) reactions() (rs []observe.Reaction, more bool, err error) {
+// reactions turns one group into reactions on subject ("pr", or a comment's
+// decimal id). more is true when the group has reactors beyond this page.
+func (g *gqlReactionGroup) reactions(subject string) (rs []observe.Reaction, more bool, err error) {
 	if g == nil || g.Content == "" || g.Reactors == nil || g.Reactors.PageInfo == nil || g.Reactors.Edges == nil {
 		return nil, false, incomplete("reaction group without content or reactors")
 	}
@@ -275,7 +275,7 @@ func (g *gqlReactionGroup) reactions() (rs []observe.Reaction, more bool, err er
 		if e == nil || e.Node == nil || e.ReactedAt == "" {
 			return nil, false, incomplete("%s reactor without account or time", g.Content)
 		}
-		rs = append(rs, observe.Reaction{Content: reactionName(g.Content), User: e.Node.actor(), CreatedAt: e.ReactedAt, Subject: "pr"})
+		rs = append(rs, observe.Reaction{Content: reactionName(g.Content), User: e.Node.actor(), CreatedAt: e.ReactedAt, Subject: subject})
 	}
 	return rs, g.Reactors.PageInfo.HasNextPage, nil
 }

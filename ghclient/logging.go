@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/prloop/gh-prloop/tui/sanitize"
 )
 
 // logTarget applies gh's GH_DEBUG convention when no writer is given.
@@ -26,6 +28,11 @@ func logTarget(o Options) (io.Writer, bool) {
 // complete lines are redacted and written at once; an unfinished line is
 // held back until it ends (or grows past maxHeld, keeping only as many bytes
 // as could begin a token).
+//
+// The log goes to stderr (GH_DEBUG) and quotes the server's headers and
+// bodies, so what is written is also sanitized: go-gh neutralises C0/C1
+// controls in JSON bodies but not bidi or invisible characters, and not the
+// headers at all.
 type redactingWriter struct {
 	mu     sync.Mutex
 	w      io.Writer
@@ -54,7 +61,7 @@ func (r *redactingWriter) Write(p []byte) (int, error) {
 	if cut <= 0 {
 		return len(p), nil
 	}
-	out := append([]byte(nil), r.held[:cut]...)
+	out := []byte(sanitize.Text(string(r.held[:cut])))
 	r.held = append([]byte(nil), r.held[cut:]...)
 	if _, err := r.w.Write(out); err != nil {
 		return 0, err

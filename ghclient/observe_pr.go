@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sort"
+	"strconv"
 
 	"github.com/prloop/gh-prloop/core/observe"
 )
@@ -24,6 +25,15 @@ type observeData struct {
 	Repository *struct {
 		PullRequest *prData `json:"pullRequest"`
 	} `json:"repository"`
+	Request *requestNode `json:"request"`
+}
+
+// requestNode is the review request comment asked for by node id.
+type requestNode struct {
+	Typename       string              `json:"__typename"`
+	ID             string              `json:"id"`
+	FullDatabaseID bigInt              `json:"fullDatabaseId"`
+	ReactionGroups []*gqlReactionGroup `json:"reactionGroups"`
 }
 
 type prData struct {
@@ -87,16 +97,27 @@ type threadAcc struct {
 // PR's reactions when more than 100 share one emoji). It returns a complete
 // observation or an error, never a partial PR. See doc.go for its cost.
 func (c *Client) ObservePR(ctx context.Context, repo Repo, number int64) (*observe.PR, Cost, error) {
+	pr, _, cost, err := c.ObservePRWithRequest(ctx, repo, number, "")
+	return pr, cost, err
+}
+
+// ObservePRWithRequest is ObservePR that also reads, in the same query, the
+// reactions (with their times) on the review request comment whose node id
+// is requestNodeID: the loop knows its request from its checkpoint, a
+// refreshing report from its previous reading. Codex's 👀 and its clean
+// round's 👍 land there. withRequest is true when those reactions are in
+// the observation (Subject = the comment's decimal id); it is false when
+// requestNodeID is "" or names no issue comment, and then nothing about that
+// comment was read. More than 100 reactors of one emoji are read over REST.
+func (c *Client) ObservePRWithRequest(ctx context.Context, repo Repo, number int64, requestNodeID string) (pr *observe.PR, withRequest bool, cost Cost, err error) {
 	ctx, m := withMeter(ctx)
 	if err := repo.validate(); err != nil {
-		return nil, m.snapshot(), err
+		return nil, false, m.snapshot(), err
 	}
-	var err error
 	for range observeRestarts {
-		var pr *observe.PR
-		pr, err = c.observeOnce(ctx, repo, number)
+		pr, withRequest, err = c.observeOnce(ctx, repo, number, requestNodeID)
 		if err == nil {
-			return pr, m.snapshot(), nil
+			return pr, withRequest, m.snapshot(), nil
 		}
 		if !errors.Is(err, errPRChanged) {
 			break
@@ -105,39 +126,79 @@ func (c *Client) ObservePR(ctx context.Context, repo Repo, number int64) (*obser
 	if errors.Is(err, errPRChanged) {
 		err = incomplete("%v (%d attempts)", err, observeRestarts)
 	}
-	return nil, m.snapshot(), c.red.err(err)
+	return nil, false, m.snapshot(), c.red.err(err)
 }
 
-func (c *Client) observeOnce(ctx context.Context, repo Repo, number int64) (*observe.PR, error) {
+func (c *Client) observeOnce(ctx context.Context, repo Repo, number int64, requestNodeID string) (*observe.PR, bool, error) {
 	var data observeData
-	vars := map[string]any{"owner": repo.Owner, "name": repo.Name, "number": number}
+	vars := map[string]any{"owner": repo.Owner, "name": repo.Name, "number": number,
+		"request": requestNodeID, "withRequest": requestNodeID != ""}
+	if requestNodeID == "" {
+		vars["request"] = "-" // not sent to the resolver: @include(if: false)
+	}
 	if err := c.query(ctx, observePRDoc, vars, &data); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if data.Viewer == nil || data.Viewer.DatabaseID == nil {
-		return nil, incomplete("viewer databaseId missing")
+		return nil, false, incomplete("viewer databaseId missing")
 	}
 	if data.Repository == nil || data.Repository.PullRequest == nil {
-		return nil, incomplete("pull request %s#%d missing", repo, number)
+		return nil, false, incomplete("pull request %s#%d missing", repo, number)
 	}
 	a := &prAcc{pr: data.Repository.PullRequest, viewerID: *data.Viewer.DatabaseID, cursors: map[string]bool{}}
 	if a.pr.ID == "" || a.pr.HeadRefOid == "" {
-		return nil, incomplete("pull request %s#%d without id or head", repo, number)
+		return nil, false, incomplete("pull request %s#%d without id or head", repo, number)
 	}
 	if err := a.absorbFirst(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := c.followUps(ctx, a); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if a.reactionsCut {
 		rs, err := c.prReactions(ctx, repo, number)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		a.reactions = rs
 	}
-	return a.result(repo, c.now().UTC().Format("2006-01-02T15:04:05Z"))
+	withRequest := false
+	if requestNodeID != "" {
+		rs, ok, err := c.requestReactions(ctx, repo, data.Request, requestNodeID)
+		if err != nil {
+			return nil, false, err
+		}
+		a.reactions = append(a.reactions, rs...)
+		withRequest = ok
+	}
+	pr, err := a.result(repo, c.now().UTC().Format("2006-01-02T15:04:05Z"))
+	return pr, withRequest, err
+}
+
+// requestReactions reads the reactions of the review request comment from
+// the query's answer. ok is false when the node is not an issue comment
+// (a stale or foreign id): the caller then knows nothing about it.
+func (c *Client) requestReactions(ctx context.Context, repo Repo, n *requestNode, nodeID string) ([]observe.Reaction, bool, error) {
+	if n == nil || n.Typename != "IssueComment" {
+		return nil, false, nil
+	}
+	if n.ID != nodeID || !n.FullDatabaseID.Set || n.FullDatabaseID.V <= 0 || n.ReactionGroups == nil {
+		return nil, false, incomplete("review request comment %s without id or reaction groups", nodeID)
+	}
+	subject := strconv.FormatInt(n.FullDatabaseID.V, 10)
+	var out []observe.Reaction
+	for _, g := range n.ReactionGroups {
+		rs, more, err := g.reactions(subject)
+		if err != nil {
+			return nil, false, err
+		}
+		if more { // one page of one emoji is not all of them: read the list
+			rs, err := c.commentReactions(ctx, repo, n.FullDatabaseID.V)
+			return rs, err == nil, err
+		}
+		out = append(out, rs...)
+	}
+	return out, true, nil
 }
 
 func (a *prAcc) absorbFirst() error {
@@ -180,7 +241,7 @@ func (a *prAcc) absorbReactions() error {
 		return incomplete("pull request reaction groups missing")
 	}
 	for _, g := range a.pr.ReactionGroups {
-		rs, more, err := g.reactions()
+		rs, more, err := g.reactions("pr")
 		if err != nil {
 			return err
 		}

@@ -90,6 +90,16 @@ func (c *Client) OpenPRsForHead(ctx context.Context, repo Repo, headOwner, branc
 // comment; Subject is the comment id in decimal.
 func (c *Client) ReactionsForComment(ctx context.Context, repo Repo, commentID int64) ([]observe.Reaction, Cost, error) {
 	ctx, m := withMeter(ctx)
+	out, err := c.commentReactions(ctx, repo, commentID)
+	if err != nil {
+		return nil, m.snapshot(), c.red.err(err)
+	}
+	return out, m.snapshot(), nil
+}
+
+// commentReactions lists every reaction on one issue comment, counted on
+// the caller's meter.
+func (c *Client) commentReactions(ctx context.Context, repo Repo, commentID int64) ([]observe.Reaction, error) {
 	subject := strconv.FormatInt(commentID, 10)
 	out := []observe.Reaction{}
 	err := c.getPages(ctx, repo.path("issues", "comments", subject, "reactions")+"?per_page=100", func(b []byte) error {
@@ -105,10 +115,7 @@ func (c *Client) ReactionsForComment(ctx context.Context, repo Repo, commentID i
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, m.snapshot(), c.red.err(err)
-	}
-	return out, m.snapshot(), nil
+	return out, err
 }
 
 // prReactions lists every reaction on the pull request itself (the issue

@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/prloop/gh-prloop/tui/sanitize"
 )
 
 // Retry rule. GitHub may have acted on a request whose response we did not
@@ -97,9 +99,17 @@ func (t *retryTransport) backoff(attempt int) time.Duration {
 	return min(d, t.p.maxBackoff)
 }
 
+// maxReasonCells bounds a wait reason: it can quote a server's error
+// message, which is GitHub's to make as long as it likes.
+const maxReasonCells = 240
+
+// wait announces and takes a deliberate pause. The reason can quote the
+// server (X-RateLimit-Resource, an error message), so it is sanitized to one
+// inert line here, before any caller can print it; it never says how long
+// the wait is, since the caller is handed d and says so itself.
 func (t *retryTransport) wait(ctx context.Context, reason string, d time.Duration) error {
 	if t.p.onWait != nil {
-		t.p.onWait(reason, d)
+		t.p.onWait(sanitize.Line(reason, maxReasonCells), d)
 	}
 	return t.p.sleep(ctx, d)
 }
@@ -142,9 +152,9 @@ func (t *retryTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			if last {
 				return nil, &GiveUpError{Attempts: attempt, Last: fmt.Sprintf("rate limited (HTTP %d)", resp.StatusCode)}
 			}
-			reason := fmt.Sprintf("GitHub %s rate limit reached; waiting %s", resourceOf(req, resp), hit.wait.Round(time.Second))
+			reason := fmt.Sprintf("GitHub %s rate limit reached", resourceOf(req, resp))
 			if hit.secondary {
-				reason = fmt.Sprintf("GitHub secondary rate limit; waiting %s", hit.wait.Round(time.Second))
+				reason = "GitHub secondary rate limit"
 			}
 			if err := t.wait(ctx, reason, hit.wait); err != nil {
 				return nil, err
@@ -181,7 +191,7 @@ func (t *retryTransport) awaitReset(ctx context.Context, resource string) error 
 	if d > t.p.maxWait {
 		return &RateLimitError{Resource: resource, Wait: d}
 	}
-	reason := fmt.Sprintf("GitHub %s rate limit exhausted; waiting until %s", resource, until.UTC().Format("15:04:05 UTC"))
+	reason := fmt.Sprintf("GitHub %s rate limit exhausted until %s", resource, until.UTC().Format("15:04:05 UTC"))
 	return t.wait(ctx, reason, d)
 }
 

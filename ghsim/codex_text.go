@@ -54,24 +54,45 @@ const (
 	NoticeUsageLimitText  = "You have reached your Codex usage limits for code reviews. You can see your limits in the [Codex usage dashboard](https://chatgpt.com/codex/cloud/settings/usage)."
 	NoticeEnvironmentText = "To use Codex here, [create an environment for this repo](https://chatgpt.com/codex/cloud/settings/environments)."
 	NoticeErrorText       = "Codex Review: Something went wrong. Try again later by commenting \"@codex review\".\n\n```\nAn unknown error occurred\n```"
+	NoticeAccountText     = "To use Codex here, [create a Codex account and connect to github](https://chatgpt.com/codex/settings/connectors)."
+	NoticeDeactivatedText = "This workspace is deactivated. Select an active workspace and try again."
 )
+
+// SecurityMarker opens the security-review marker that follows SummaryMarker
+// when a security review runs.
+const SecurityMarker = "<!-- codex-security-review:v1"
 
 type summaryStatus string
 
 const (
-	summaryRunning   summaryStatus = "⏳ **Running**"
+	summaryRunning   summaryStatus = "🔄 **Running** since"
 	summaryCompleted summaryStatus = "✅ **Completed**"
-	summaryFailed    summaryStatus = "❌ **Failed**"
+	summaryFailed    summaryStatus = "⚠️ **Failed**"
 )
 
-func summaryBody(status summaryStatus, at time.Time, sha string) string {
+// summaryBody is the summary comment for one state of the code review. With
+// security, the security-review marker and row follow; that review runs
+// alongside and completes with the code review.
+func summaryBody(status summaryStatus, at time.Time, sha string, security bool) string {
 	when := at.UTC().Format("2006-01-02T15:04:05.000000Z")
-	return SummaryMarker + "\n\n## Codex Review Summary\n\n" +
+	row := func(kind string, st summaryStatus) string {
+		return fmt.Sprintf("| %s | %s <relative-time datetime=%q>%s</relative-time> | `%s` | Manual request |\n",
+			kind, st, when, when, short(sha, 7))
+	}
+	head := SummaryMarker + "\n"
+	rows := row("📝 **Code Review**", status)
+	if security {
+		sec := summaryRunning
+		if status != summaryRunning {
+			sec = summaryCompleted
+		}
+		head += fmt.Sprintf("%s {\"commit\":%q,\"status\":%q} -->\n", SecurityMarker, short(sha, 7), map[summaryStatus]string{summaryRunning: "running", summaryCompleted: "completed"}[sec])
+		rows += row("🔒 **Security Review**", sec)
+	}
+	return head + "\n## Codex Review Summary\n\n" +
 		"This comment shows the latest Codex review activity on this pull request.\n\n" +
 		"| Review | Status | Commit | Review trigger |\n| --- | --- | --- | --- |\n" +
-		fmt.Sprintf("| 📝 **Code Review** | %s <relative-time datetime=%q>%s</relative-time> | `%s` | Manual request |\n\n\n\n",
-			status, when, when, short(sha, 7)) +
-		summaryAbout + "\n"
+		rows + "\n\n\n" + summaryAbout + "\n"
 }
 
 func findingsReviewBody(sha string, leadingNewline bool) string {
@@ -93,6 +114,33 @@ func Badge(priority int) string {
 func findingBody(f Finding) string {
 	return fmt.Sprintf("**<sub><sub>%s</sub></sub>  %s**\n\n%s\n\nUseful? React with 👍 / 👎.",
 		Badge(f.Priority), f.Title, strings.TrimSpace(f.Body))
+}
+
+// findingsCommentBody is findings posted as one issue comment: the review
+// heading, then per finding a blob link to its lines at the reviewed commit,
+// the priority badge and title, and the explanation.
+func findingsCommentBody(repo, sha string, findings []Finding) string {
+	var b strings.Builder
+	b.WriteString(ReviewHeading + "\n\nHere are some automated review suggestions for this pull request.\n\n")
+	b.WriteString("**Reviewed commit:** `" + short(sha, 10) + "`\n\n")
+	for _, f := range findings {
+		start := f.StartLine
+		if start == 0 {
+			start = f.Line
+		}
+		fmt.Fprintf(&b, "https://github.com/%s/blob/%s/%s#L%d-L%d\n", repo, sha, f.Path, start, f.Line)
+		b.WriteString(findingBody(f) + "\n\n")
+	}
+	b.WriteString(reviewAbout)
+	return b.String()
+}
+
+// taskReplyBody is how a Codex cloud task answers a mention that is not the
+// review trigger: what it did, what it ran, and a link to the task.
+func taskReplyBody(mentionID int64) string {
+	return fmt.Sprintf("### Summary\n* Looked into the request in this pull request's conversation; no changes were committed.\n\n"+
+		"### Testing\n* ⚠️ Not run (no code changes)\n\n"+
+		"[View task →](https://chatgpt.com/codex/tasks/task_e_%024x)", mentionID)
 }
 
 func zeroFindingsBody(signOff, sha string) string {

@@ -1,6 +1,7 @@
 package ghsim
 
 import (
+	"fmt"
 	"regexp"
 	"time"
 )
@@ -23,7 +24,56 @@ const (
 	NoticeError
 	// Silent: 👀 and a Running summary, then nothing (a request that times out).
 	Silent
+	// CleanByReaction: Codex's usual clean round — no comment at all; the
+	// summary is edited to ✅ Completed for the head and the bot reacts 👍 on
+	// the request comment (on the PR with Scenario.ThumbsOnPR).
+	CleanByReaction
+	// FindingsComment: the findings arrive as one issue comment (heading,
+	// then a blob link + badge + title block per finding), no review threads.
+	FindingsComment
+	// NoticeAccount: "To use Codex here, create a Codex account and connect
+	// to github".
+	NoticeAccount
+	// NoticeDeactivated: "This workspace is deactivated. ...".
+	NoticeDeactivated
+	// FailedSummary: 👀, Running, then the summary's Code Review row ⚠️
+	// Failed for the head and nothing else.
+	FailedSummary
 )
+
+// scenarioNames are the stable names of the kinds, for command lines
+// ("gh-prloop sim --scenario findings,clean-by-reaction").
+var scenarioNames = map[ScenarioKind]string{
+	Findings: "findings", ZeroFindings: "clean", CleanByReaction: "clean-by-reaction",
+	FindingsComment: "findings-comment", NoticeUsageLimit: "notice-usage-limit",
+	NoticeEnvironment: "notice-environment", NoticeAccount: "notice-account",
+	NoticeDeactivated: "notice-deactivated", NoticeError: "notice-error",
+	FailedSummary: "failed-summary", Silent: "silence",
+}
+
+// String is the kind's stable name.
+func (k ScenarioKind) String() string {
+	if n, ok := scenarioNames[k]; ok {
+		return n
+	}
+	return fmt.Sprintf("ScenarioKind(%d)", int(k))
+}
+
+// ScenarioKinds lists every kind, in declaration order.
+func ScenarioKinds() []ScenarioKind {
+	return []ScenarioKind{Findings, ZeroFindings, NoticeUsageLimit, NoticeEnvironment, NoticeError, Silent,
+		CleanByReaction, FindingsComment, NoticeAccount, NoticeDeactivated, FailedSummary}
+}
+
+// ParseScenarioKind reads a kind by its stable name.
+func ParseScenarioKind(name string) (ScenarioKind, bool) {
+	for k, n := range scenarioNames {
+		if n == name {
+			return k, true
+		}
+	}
+	return 0, false
+}
 
 // Finding is one inline comment of a Findings review.
 type Finding struct {
@@ -52,6 +102,11 @@ type Scenario struct {
 	// LeadingNewline starts the findings review body with "\n", a form seen
 	// on real reviews, to test prefix matching that trims.
 	LeadingNewline bool
+	// ThumbsOnPR puts a CleanByReaction 👍 on the PR instead of the request.
+	ThumbsOnPR bool
+	// SecurityReview adds the codex-security-review:v1 marker and a 🔒
+	// Security Review row (Running, then Completed) to the summary.
+	SecurityReview bool
 }
 
 // DefaultFindings is what a Findings scenario reports when it lists none.
@@ -64,7 +119,13 @@ func DefaultFindings() []Finding {
 	}
 }
 
-var codexTrigger = regexp.MustCompile(`(?i)@codex\s+(please\s+)?review\b`)
+// reviewTrigger is the documented review request: a line that starts with
+// "@codex review". Any other mention of @codex starts a Codex cloud task,
+// which answers as a task does (taskMention). Quoted lines never count.
+var (
+	reviewTrigger = regexp.MustCompile(`(?im)^[ \t]*@codex[ \t]+review(?:[ \t.!]|$)`)
+	taskMention   = regexp.MustCompile(`(?im)^[^>\n]*(?:^|[^\w@-])@codex\b`)
+)
 
 type codexState struct {
 	defaultScenario Scenario
@@ -169,10 +230,17 @@ func (s *Server) pruneCodexLocked() {
 	s.codex.jobs = live
 }
 
-// commentPostedLocked wakes the bot for "@codex review" or "@codex please
-// review" posted by anyone but a bot.
+// commentPostedLocked wakes the bot for a comment by anyone but a bot:
+// "@codex review" starts the next scripted review; any other "@codex"
+// mention starts a cloud task, which does not consume the review queue.
 func (s *Server) commentPostedLocked(p *pullState, c *Comment) {
-	if c.Author.Type == TypeBot || !codexTrigger.MatchString(c.Body) {
+	if c.Author.Type == TypeBot {
+		return
+	}
+	if !reviewTrigger.MatchString(c.Body) {
+		if taskMention.MatchString(c.Body) {
+			s.startTaskLocked(p, c)
+		}
 		return
 	}
 	sc := s.codex.defaultScenario
@@ -201,12 +269,22 @@ func (s *Server) startCodexLocked(p *pullState, c *Comment, sc Scenario) {
 		plan = append(plan, stepEyes, stepSummary(summaryRunning), stepFindings, stepSummary(summaryCompleted))
 	case ZeroFindings:
 		plan = append(plan, stepEyes, stepSummary(summaryRunning), stepZeroFindings, stepSummary(summaryCompleted))
+	case CleanByReaction:
+		plan = append(plan, stepEyes, stepSummary(summaryRunning), stepSummary(summaryCompleted), stepThumbsUp)
+	case FindingsComment:
+		plan = append(plan, stepEyes, stepSummary(summaryRunning), stepFindingsComment, stepSummary(summaryCompleted))
 	case NoticeUsageLimit:
 		plan = append(plan, stepNotice(NoticeUsageLimitText))
 	case NoticeEnvironment:
 		plan = append(plan, stepNotice(NoticeEnvironmentText))
+	case NoticeAccount:
+		plan = append(plan, stepNotice(NoticeAccountText))
+	case NoticeDeactivated:
+		plan = append(plan, stepNotice(NoticeDeactivatedText))
 	case NoticeError:
 		plan = append(plan, stepEyes, stepSummary(summaryRunning), stepNotice(NoticeErrorText), stepSummary(summaryFailed))
+	case FailedSummary:
+		plan = append(plan, stepEyes, stepSummary(summaryRunning), stepSummary(summaryFailed))
 	case Silent:
 		plan = append(plan, stepEyes, stepSummary(summaryRunning))
 	}
@@ -226,7 +304,7 @@ func stepEyes(s *Server, j *codexJob, at time.Time) {
 // place: GitHub shows one summary per PR, updated for each review.
 func stepSummary(status summaryStatus) func(*Server, *codexJob, time.Time) {
 	return func(s *Server, j *codexJob, at time.Time) {
-		body := summaryBody(status, at, j.head)
+		body := summaryBody(status, at, j.head, j.sc.SecurityReview)
 		for _, c := range j.pull.comments {
 			if c.Author.ID == j.actor.ID && len(c.Body) >= len(SummaryMarker) && c.Body[:len(SummaryMarker)] == SummaryMarker {
 				c.Body, c.UpdatedAt, c.LastEditedAt = body, at, at
@@ -266,6 +344,42 @@ func stepZeroFindings(s *Server, j *codexJob, at time.Time) {
 	}
 	s.addCommentLocked(j.pull, Comment{Author: *j.actor, Body: zeroFindingsBody(signOff, sha), CreatedAt: at})
 	s.addReactionLocked(&j.pull.reactions, Reaction{Content: "+1", User: *j.actor, CreatedAt: at})
+}
+
+// stepThumbsUp is a clean round's only verdict: 👍 on the request comment,
+// or on the PR.
+func stepThumbsUp(s *Server, j *codexJob, at time.Time) {
+	if j.sc.ThumbsOnPR {
+		s.addReactionLocked(&j.pull.reactions, Reaction{Content: "+1", User: *j.actor, CreatedAt: at})
+		return
+	}
+	list := j.pull.commentReacts[j.request.ID]
+	s.addReactionLocked(&list, Reaction{Content: "+1", User: *j.actor, CreatedAt: at})
+	j.pull.commentReacts[j.request.ID] = list
+}
+
+func stepFindingsComment(s *Server, j *codexJob, at time.Time) {
+	findings := j.sc.Findings
+	if findings == nil {
+		findings = DefaultFindings()
+	}
+	s.addCommentLocked(j.pull, Comment{Author: *j.actor, Body: findingsCommentBody(j.pull.repo.fullName(), j.head, findings), CreatedAt: at})
+}
+
+// startTaskLocked answers a non-review mention the way a Codex cloud task
+// does: 👀 on the mention, then a task reply (summary, testing, a link to
+// the task). It is not a review and names no commit.
+func (s *Server) startTaskLocked(p *pullState, c *Comment) {
+	j := &codexJob{pull: p, request: c, head: s.headSHALocked(p), actor: s.accountLocked(CodexBot())}
+	d := 30 * time.Second
+	for i, run := range []func(*Server, *codexJob, time.Time){stepEyes, stepTaskReply} {
+		j.steps = append(j.steps, codexStep{at: c.CreatedAt.Add(time.Duration(i+1) * d), run: run})
+	}
+	s.codex.jobs = append(s.codex.jobs, j)
+}
+
+func stepTaskReply(s *Server, j *codexJob, at time.Time) {
+	s.addCommentLocked(j.pull, Comment{Author: *j.actor, Body: taskReplyBody(j.request.ID), CreatedAt: at})
 }
 
 func stepNotice(text string) func(*Server, *codexJob, time.Time) {

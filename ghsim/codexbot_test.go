@@ -117,7 +117,7 @@ func TestCodexFindingsScriptFollowsTheClock(t *testing.T) {
 func TestCodexZeroFindingsViaGraphQLAndSettle(t *testing.T) {
 	f := newFixture(t)
 	f.s.SetCodexScenario(Scenario{Kind: ZeroFindings, SignOff: "Bravo."})
-	doc := f.graphql(`mutation($id: ID!) { addComment(input: {subjectId: $id, body: "@codex please review this pull request.\n<!-- marker -->"}) { commentEdge { node { databaseId } } } }`,
+	doc := f.graphql(`mutation($id: ID!) { addComment(input: {subjectId: $id, body: "@codex review\n<!-- marker -->"}) { commentEdge { node { databaseId } } } }`,
 		map[string]any{"id": f.pr.Data().NodeID})
 	if _, ok := doc["errors"]; ok {
 		t.Fatal(doc)
@@ -161,7 +161,9 @@ func TestCodexNotices(t *testing.T) {
 	}{
 		{NoticeUsageLimit, "You have reached your Codex usage limits for code reviews.", ""},
 		{NoticeEnvironment, "To use Codex here, [create an environment for this repo]", ""},
-		{NoticeError, "Codex Review: Something went wrong. Try again later by commenting", "❌ **Failed**"},
+		{NoticeError, "Codex Review: Something went wrong. Try again later by commenting", "⚠️ **Failed**"},
+		{NoticeAccount, "To use Codex here, [create a Codex account and connect to github]", ""},
+		{NoticeDeactivated, "This workspace is deactivated.", ""},
 	} {
 		t.Run(tc.text, func(t *testing.T) {
 			f := newFixture(t)
@@ -212,7 +214,7 @@ func TestCodexQueueAndSummaryEditedInPlace(t *testing.T) {
 	f.s.Settle()
 	f.pr.Push(shaC)
 	f.clock.Advance(time.Hour)
-	f.postRequest("@codex please review this fix.")
+	f.postRequest("@codex review")
 	f.s.Settle()
 	bot := botComments(t, f.restList("/repos/acme/app/issues/7/comments"))
 	var summaries, verdicts int
@@ -241,7 +243,7 @@ func TestCodexQueueAndSummaryEditedInPlace(t *testing.T) {
 
 func TestCodexIgnoresBotsAndUntriggeredComments(t *testing.T) {
 	f := newFixture(t)
-	f.postRequest("looks good, no need for @codex here")
+	f.postRequest("looks good, no need for a codex review here")
 	f.pr.PostComment(Comment{Author: Account{Login: "github-actions[bot]", Type: TypeBot}, Body: "@codex review"})
 	if f.s.PendingCodex() != 0 {
 		t.Fatalf("pending = %d", f.s.PendingCodex())
@@ -301,5 +303,106 @@ func TestCodexLeadingNewlineVariant(t *testing.T) {
 	}
 	if c := f.pr.ReviewComments(); len(c) != 1 || !strings.Contains(c[0].Body, "![P0 Badge](https://img.shields.io/badge/P0-red?style=flat)") {
 		t.Fatalf("comments = %+v", c)
+	}
+}
+
+// Only "@codex review" starts a review; other @codex wording starts a cloud
+// task, which answers with a task reply, not a review, and leaves the
+// scripted review queue alone.
+func TestCodexAnswersOtherMentionsAsATask(t *testing.T) {
+	f := newFixture(t)
+	f.s.QueueCodexScenarios(Scenario{Kind: Findings})
+	for _, body := range []string{"@codex please review this pull request.", "Thanks! @codex can you fix the lint?"} {
+		f.postRequest(body)
+	}
+	f.postRequest("> @codex review\nquoting the old request does nothing")
+	f.s.Settle()
+	bot := botComments(t, f.restList("/repos/acme/app/issues/7/comments"))
+	if len(bot) != 2 {
+		t.Fatalf("want two task replies, got %v", bot)
+	}
+	for _, c := range bot {
+		b := c["body"].(string)
+		if !strings.HasPrefix(b, "### Summary\n") || !strings.Contains(b, "https://chatgpt.com/codex/tasks/task_e_") {
+			t.Errorf("not a task reply: %q", b)
+		}
+	}
+	if l := f.restList("/repos/acme/app/pulls/7/reviews"); len(l) != 0 {
+		t.Fatalf("a mention was reviewed: %v", l)
+	}
+	f.postRequest("@codex review")
+	f.s.Settle()
+	if l := f.restList("/repos/acme/app/pulls/7/reviews"); len(l) != 1 {
+		t.Fatalf("the queued findings review did not answer the trigger: %v", l)
+	}
+}
+
+func TestCodexCleanByReaction(t *testing.T) {
+	for _, onPR := range []bool{false, true} {
+		f := newFixture(t)
+		f.s.SetCodexScenario(Scenario{Kind: CleanByReaction, ThumbsOnPR: onPR, SecurityReview: true})
+		req := f.postRequest("@codex review")
+		f.s.Settle()
+		bot := botComments(t, f.restList("/repos/acme/app/issues/7/comments"))
+		if len(bot) != 1 {
+			t.Fatalf("a clean round posts no comment but the summary: %v", bot)
+		}
+		b := bot[0]["body"].(string)
+		if !strings.Contains(b, "| 📝 **Code Review** | ✅ **Completed**") || !strings.Contains(b, "`2222222`") ||
+			!strings.Contains(b, "| 🔒 **Security Review** | ✅ **Completed**") || !strings.HasPrefix(b, SummaryMarker+"\n"+SecurityMarker) {
+			t.Errorf("summary = %q", b)
+		}
+		path := fmt.Sprintf("/repos/acme/app/issues/comments/%d/reactions", int64(dig(t, req, "id").(float64)))
+		if onPR {
+			path = "/repos/acme/app/issues/7/reactions"
+		}
+		var thumbs bool
+		for _, r := range f.restList(path) {
+			thumbs = thumbs || dig(t, r, "content") == "+1" && dig(t, r, "user", "id") == float64(CodexBotID) && dig(t, r, "user", "type") == "Bot"
+		}
+		if !thumbs {
+			t.Errorf("on PR %v: no 👍 by the bot (type Bot) on %s", onPR, path)
+		}
+		if l := f.restList("/repos/acme/app/pulls/7/reviews"); len(l) != 0 {
+			t.Errorf("reviews %v", l)
+		}
+	}
+}
+
+func TestCodexFindingsComment(t *testing.T) {
+	f := newFixture(t)
+	f.s.SetCodexScenario(Scenario{Kind: FindingsComment})
+	f.postRequest("@codex review")
+	f.s.Settle()
+	var body string
+	for _, c := range botComments(t, f.restList("/repos/acme/app/issues/7/comments")) {
+		if b := c["body"].(string); strings.HasPrefix(b, ReviewHeading) {
+			body = b
+		}
+	}
+	for _, fd := range DefaultFindings() {
+		if !strings.Contains(body, "https://github.com/acme/app/blob/"+shaB+"/"+fd.Path+"#L") || !strings.Contains(body, Badge(fd.Priority)) {
+			t.Errorf("finding %q missing from %q", fd.Title, body)
+		}
+	}
+	if len(f.pr.Threads()) != 0 || len(f.restList("/repos/acme/app/pulls/7/reviews")) != 0 {
+		t.Error("a findings comment opens no review or thread")
+	}
+}
+
+func TestScenarioNamesRoundTrip(t *testing.T) {
+	seen := map[string]bool{}
+	for _, k := range ScenarioKinds() {
+		name := k.String()
+		if seen[name] || strings.HasPrefix(name, "ScenarioKind(") {
+			t.Fatalf("kind %d has no unique name: %q", int(k), name)
+		}
+		seen[name] = true
+		if back, ok := ParseScenarioKind(name); !ok || back != k {
+			t.Errorf("%q parses to %v %v", name, back, ok)
+		}
+	}
+	if _, ok := ParseScenarioKind("nope"); ok {
+		t.Error("unknown name parsed")
 	}
 }

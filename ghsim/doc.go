@@ -5,7 +5,11 @@
 // shapes) so that a production client built on go-gh can be pointed at it
 // unchanged. The data model is seeded through Repo and PR handles, time comes
 // from an injectable clock, and a scripted Codex bot answers "@codex review"
-// requests the way the real chatgpt-codex-connector[bot] does.
+// requests the way the real chatgpt-codex-connector[bot] does: one scripted
+// outcome per request from a queue (QueueCodexScenarios; kinds by stable name
+// through ParseScenarioKind: findings, clean, clean-by-reaction,
+// findings-comment, the notices, failed-summary, silence). Any other @codex
+// mention is answered as a Codex cloud task answers, never as a review.
 //
 // Typical use:
 //

@@ -35,6 +35,10 @@ const (
 	// FaultDropAfter serves the request normally, then closes the
 	// connection without an answer, as a timeout after delivery looks.
 	FaultDropAfter
+	// FaultGraphQLError answers a GraphQL request 200 with no data and one
+	// error of Type (default INTERNAL) saying Message: GitHub's form of a
+	// whole query that failed.
+	FaultGraphQLError
 )
 
 // Match selects the requests a fault applies to. Zero fields match all.
@@ -59,6 +63,15 @@ type Fault struct {
 	Body       string        // FaultStatus: raw body instead of GitHub's JSON
 	Connection string        // FaultGraphQLPage: connection field name ("reviewThreads"); "" any
 	Page       int           // FaultGraphQLPage: 1-based page number; default 2
+	// Message replaces the error message GitHub would send (FaultStatus,
+	// the rate limits, FaultGraphQLPage, FaultGraphQLError): a hostile or
+	// broken server's text, for tests of what reaches the terminal.
+	Message string
+	// Type is the GraphQL error type of FaultGraphQLError; default INTERNAL.
+	Type string
+	// Header is set on the answer last, over GitHub's own headers (e.g. a
+	// hostile X-RateLimit-Resource).
+	Header map[string]string
 }
 
 type faultState struct {
@@ -157,6 +170,9 @@ func (s *Server) pageFaultLocked(reqID, connection string, page int) error {
 		}
 		s.spendFaultLocked(fs)
 		s.stats.Faults++
+		if f.Message != "" {
+			return errorf("INTERNAL", "%s", f.Message)
+		}
 		return errorf("INTERNAL", "Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug. Please include `%s` when reporting this issue.", reqID)
 	}
 	return nil
@@ -210,19 +226,39 @@ func (s *Server) applyFault(c *call, f *Fault) bool {
 		}
 		msg := "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. " +
 			"If you reach out to GitHub Support for help, please include the request ID " + c.reqID + "."
+		if f.Message != "" {
+			msg = f.Message
+		}
+		setHeaders(h, f.Header)
 		writeBody(c.w, http.StatusForbidden, errorBody(http.StatusForbidden, msg, doc))
 	case FaultPrimaryLimit:
 		status := f.Status
 		if status == 0 {
 			status = http.StatusForbidden
 		}
-		s.sendPrimaryLimitLocked(c, resource, status)
+		s.sendPrimaryLimitLocked(c, resource, status, f.Message, f.Header)
+	case FaultGraphQLError:
+		typ := f.Type
+		if typ == "" {
+			typ = "INTERNAL"
+		}
+		msg := f.Message
+		if msg == "" {
+			msg = "Something went wrong while executing your query. Please include `" + c.reqID + "` when reporting this issue."
+		}
+		s.rateHeadersLocked(h, resource)
+		setHeaders(h, f.Header)
+		writeBody(c.w, http.StatusOK, map[string]any{
+			"data":   nil,
+			"errors": []any{map[string]any{"type": typ, "message": msg}},
+		})
 	default:
 		status := f.Status
 		if status == 0 {
 			status = http.StatusBadGateway
 		}
 		s.rateHeadersLocked(h, resource)
+		setHeaders(h, f.Header)
 		if f.Body != "" {
 			h.Set("Content-Type", "text/html; charset=utf-8")
 			h.Set("Content-Length", strconv.Itoa(len(f.Body)))
@@ -230,9 +266,20 @@ func (s *Server) applyFault(c *call, f *Fault) bool {
 			_, _ = c.w.Write([]byte(f.Body))
 			return true
 		}
-		writeBody(c.w, status, map[string]any{"message": statusMessage(status)})
+		msg := statusMessage(status)
+		if f.Message != "" {
+			msg = f.Message
+		}
+		writeBody(c.w, status, map[string]any{"message": msg})
 	}
 	return true
+}
+
+// setHeaders writes a fault's own headers over the ones GitHub would send.
+func setHeaders(h http.Header, extra map[string]string) {
+	for k, v := range extra {
+		h.Set(k, v)
+	}
 }
 
 func statusMessage(status int) string {

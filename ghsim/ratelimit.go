@@ -83,11 +83,11 @@ func (s *Server) rateExhaustedLocked(c *call, resource string) bool {
 	if b.remaining() > 0 {
 		return false
 	}
-	s.sendPrimaryLimitLocked(c, resource, http.StatusForbidden)
+	s.sendPrimaryLimitLocked(c, resource, http.StatusForbidden, "", nil)
 	return true
 }
 
-func (s *Server) sendPrimaryLimitLocked(c *call, resource string, status int) {
+func (s *Server) sendPrimaryLimitLocked(c *call, resource string, status int, message string, extra map[string]string) {
 	s.stats.RateLimited++
 	h := c.w.Header()
 	commonHeaders(h)
@@ -102,5 +102,9 @@ func (s *Server) sendPrimaryLimitLocked(c *call, resource string, status int) {
 	if resource == ResourceGraphQL {
 		doc = "https://docs.github.com/graphql/overview/rate-limits-and-query-limits-for-the-graphql-api"
 	}
+	if message != "" {
+		msg = message
+	}
+	setHeaders(h, extra)
 	writeBody(c.w, status, errorBody(status, msg, doc))
 }

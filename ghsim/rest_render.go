@@ -42,14 +42,10 @@ func (s *Server) userJSON(a *Account) map[string]any {
 	}
 }
 
-// reactionUserJSON reproduces a quirk of the reactions API: it reports a
-// GitHub App's bot user with type "User", so matching must use id and login.
+// reactionUserJSON is the reactions API's user: a GitHub App's bot user is
+// reported with "type": "Bot", as everywhere else in REST (PROTOCOL §5).
 func (s *Server) reactionUserJSON(a *Account) map[string]any {
-	u := s.userJSON(a)
-	if a.Type == TypeBot {
-		u["type"] = TypeUser
-	}
-	return u
+	return s.userJSON(a)
 }
 
 func (s *Server) privateUserJSON(a *Account) map[string]any {

@@ -205,9 +205,9 @@ func TestBotIdentityAcrossAPIs(t *testing.T) {
 	if dig(t, user, "html_url") != "https://github.com/apps/chatgpt-codex-connector" {
 		t.Errorf("bot html_url = %v", dig(t, user, "html_url"))
 	}
-	// The reactions API reports the bot with type "User".
+	// The reactions API reports the bot with type "Bot" (PROTOCOL §5).
 	ru := dig(t, f.do("GET", fmt.Sprintf("/repos/acme/app/issues/comments/%d/reactions", c.ID), nil).json(t), 0, "user")
-	if dig(t, ru, "type") != "User" || dig(t, ru, "id") != float64(CodexBotID) || dig(t, ru, "login") != CodexBotLogin {
+	if dig(t, ru, "type") != "Bot" || dig(t, ru, "id") != float64(CodexBotID) || dig(t, ru, "login") != CodexBotLogin {
 		t.Errorf("reaction user = %v", ru)
 	}
 	// GraphQL spells the bot's login without "[bot]".

@@ -18,7 +18,7 @@ const (
 )
 
 // DemoRequestBody is the round-0 request comment the demo PR carries.
-const DemoRequestBody = "@codex please review this pull request.\n<!-- github-codex-pr-loop-request run=" +
+const DemoRequestBody = "@codex review\n<!-- github-codex-pr-loop-request run=" +
 	DemoRunID + " round=0 sha=" + DemoHeadSHA + " -->"
 
 // DemoFindings are the three findings of the demo's Codex review.
@@ -99,7 +99,7 @@ func SeedDemo(s *Server) *PR {
 const DemoFixSHA = "f1d0c0de5b2a4c6e8f0a1b3c5d7e9f1a2b4c6d8e"
 
 // DemoFollowUpRequestBody is the round-1 request DemoFollowUp posts.
-const DemoFollowUpRequestBody = "@codex please review this fix.\n<!-- github-codex-pr-loop-request run=" +
+const DemoFollowUpRequestBody = "@codex review\n<!-- github-codex-pr-loop-request run=" +
 	DemoRunID + " round=1 sha=" + DemoFixSHA + " -->"
 
 // DemoFollowUp plays the demo's second act now: the author pushes a fix for

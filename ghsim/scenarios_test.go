@@ -56,7 +56,7 @@ func TestSeedDemo(t *testing.T) {
 		t.Errorf("checks = %v", ctx)
 	}
 	// The next request is answered with zero findings.
-	f.do("POST", "/repos/octo-org/widgets/issues/42/comments", map[string]any{"body": "@codex please review this fix."})
+	f.do("POST", "/repos/octo-org/widgets/issues/42/comments", map[string]any{"body": "@codex review"})
 	s.Settle()
 	last := pr.Comments()[len(pr.Comments())-1]
 	if !strings.HasPrefix(last.Body, ZeroFindingsPrefix) || last.Author.ID != CodexBotID {

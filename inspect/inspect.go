@@ -22,40 +22,66 @@ type Result struct {
 	Classified classify.Output
 	Verdict    evaluate.Result
 	Cost       ghclient.Cost
+	// RequestNodeID is the node id of the review request comment this
+	// reading found ("" when none): pass it to the next ObserveWithRequest
+	// so that comment's reactions come in the one GraphQL query.
+	RequestNodeID string
 }
 
 // Observer is the part of ghclient a report needs (a seam for tests).
 type Observer interface {
-	ObservePR(ctx context.Context, repo ghclient.Repo, number int64) (*observe.PR, ghclient.Cost, error)
+	ObservePRWithRequest(ctx context.Context, repo ghclient.Repo, number int64, requestNodeID string) (*observe.PR, bool, ghclient.Cost, error)
 	ReactionsForComment(ctx context.Context, repo ghclient.Repo, commentID int64) ([]observe.Reaction, ghclient.Cost, error)
 }
 
-// Observe reads the PR completely and evaluates it. A failed or incomplete
-// observation is an error: nothing is ever classified from partial data.
-//
-// Codex's 👀 lands on the review request comment, which the bulk GraphQL
-// observation does not carry (reactions on every comment would double its
-// point cost), so the reactions of that one comment are read over REST.
-// That read is conditional: while nobody reacts it is a free 304.
+// Observe reads the PR completely and evaluates it, knowing nothing from
+// before: see ObserveWithRequest.
 func Observe(ctx context.Context, c Observer, repo ghclient.Repo, number int64) (*Result, error) {
-	obs, cost, err := c.ObservePR(ctx, repo, number)
+	return ObserveWithRequest(ctx, c, repo, number, "")
+}
+
+// ObserveWithRequest reads the PR completely and evaluates it. A failed or
+// incomplete observation is an error: nothing is ever classified from
+// partial data.
+//
+// Codex's 👀 and a clean round's 👍 land on the review request comment.
+// When requestNodeID names the comment that turns out to be the request (a
+// refresh of the same round, or the loop's own request), its reactions with
+// their times come in the same GraphQL query as everything else (1 point, no
+// REST). Otherwise — the first reading, or a new request since — they are
+// read over REST once (a conditional GET, free as a 304 on later refreshes).
+func ObserveWithRequest(ctx context.Context, c Observer, repo ghclient.Repo, number int64, requestNodeID string) (*Result, error) {
+	obs, withRequest, cost, err := c.ObservePRWithRequest(ctx, repo, number, requestNodeID)
 	if err != nil {
 		return nil, err
 	}
+	nodeID := ""
 	if req := classify.FindRequest(obs); req != nil {
-		rs, rcost, err := c.ReactionsForComment(ctx, repo, req.CommentID)
-		cost.Add(rcost)
-		if err != nil {
-			return nil, fmt.Errorf("reactions on review request %d: %w", req.CommentID, err)
+		nodeID = commentNodeID(obs, req.CommentID)
+		if !withRequest || nodeID == "" || nodeID != requestNodeID {
+			rs, rcost, err := c.ReactionsForComment(ctx, repo, req.CommentID)
+			cost.Add(rcost)
+			if err != nil {
+				return nil, fmt.Errorf("reactions on review request %d: %w", req.CommentID, err)
+			}
+			obs.Reactions = append(obs.Reactions, rs...)
 		}
-		obs.Reactions = append(obs.Reactions, rs...)
 	}
 	r, err := Evaluate(obs)
 	if err != nil {
 		return nil, err
 	}
-	r.Cost = cost
+	r.Cost, r.RequestNodeID = cost, nodeID
 	return r, nil
+}
+
+func commentNodeID(obs *observe.PR, id int64) string {
+	for _, c := range obs.IssueComments {
+		if c.ID == id {
+			return c.NodeID
+		}
+	}
+	return ""
 }
 
 // Evaluate is the pure half: report-only state from the observation, then the

@@ -20,11 +20,11 @@ type fakeObserver struct {
 	asked        []int64
 }
 
-func (f *fakeObserver) ObservePR(context.Context, ghclient.Repo, int64) (*observe.PR, ghclient.Cost, error) {
+func (f *fakeObserver) ObservePRWithRequest(_ context.Context, _ ghclient.Repo, _ int64, hint string) (*observe.PR, bool, ghclient.Cost, error) {
 	if f.obsErr != nil {
-		return nil, ghclient.Cost{Requests: 1, RateRemaining: -1, GraphQLRemaining: -1}, f.obsErr
+		return nil, false, ghclient.Cost{Requests: 1, RateRemaining: -1, GraphQLRemaining: -1}, f.obsErr
 	}
-	return f.obs, ghclient.Cost{Requests: 1, GraphQLPoints: 1, RateRemaining: -1, GraphQLRemaining: 4999}, nil
+	return f.obs, hint != "", ghclient.Cost{Requests: 1, GraphQLPoints: 1, RateRemaining: -1, GraphQLRemaining: 4999}, nil
 }
 
 func (f *fakeObserver) ReactionsForComment(_ context.Context, _ ghclient.Repo, id int64) ([]observe.Reaction, ghclient.Cost, error) {

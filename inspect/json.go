@@ -22,9 +22,15 @@ type Document struct {
 
 // Live is what Codex is seen doing right now (never a verdict).
 type Live struct {
-	Reviewing    bool     `json:"reviewing"`
-	SummaryState string   `json:"summary_state"`
-	Reactions    []string `json:"reactions"`
+	Reviewing    bool   `json:"reviewing"`
+	SummaryState string `json:"summary_state"`
+	// SecurityState is the 🔒 Security Review row's state for the head
+	// ("running", "completed", "failed" or ""); SecurityMarker says the
+	// summary carries the codex-security-review:v1 marker. Neither ever
+	// changes the verdict.
+	SecurityState  string   `json:"security_state"`
+	SecurityMarker bool     `json:"security_marker"`
+	Reactions      []string `json:"reactions"`
 }
 
 // Notice is a Codex service notice posted instead of a review.
@@ -47,7 +53,8 @@ type Cost struct {
 
 // JSON builds the stable --json document.
 func (r *Result) JSON() Document {
-	live := Live{Reviewing: r.Classified.Live.Reviewing, SummaryState: r.Classified.Live.SummaryState, Reactions: r.Classified.Live.Reactions}
+	cl := r.Classified.Live
+	live := Live{Reviewing: cl.Reviewing, SummaryState: cl.SummaryState, SecurityState: cl.SecurityState, SecurityMarker: cl.SecurityMarker, Reactions: cl.Reactions}
 	if live.Reactions == nil {
 		live.Reactions = []string{}
 	}

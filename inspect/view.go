@@ -18,9 +18,10 @@ func (r *Result) View() report.View {
 		State: st.PR.State, Draft: st.PR.IsDraft, HeadSHA: st.CurrentHeadSHA,
 		BaseBranch: st.PR.BaseBranch, HeadBranch: st.PR.HeadBranch, ObservedAt: st.ObservedAt,
 		Classification: r.Verdict.Classification, Action: r.Verdict.Action, Reason: r.Verdict.Reason, Message: r.Verdict.Message,
-		Reviewing: r.Classified.Live.Reviewing, SummaryState: r.Classified.Live.SummaryState,
-		Gates: report.Gates{Approvals: st.Gates.Approvals, BranchProtection: st.Gates.BranchProtection, Checks: st.Gates.Checks, Mergeability: st.Gates.Mergeability},
-		Cost:  r.costLine(),
+		Reviewing:    r.Classified.Live.Reviewing || r.Classified.Live.SecurityState == classify.SummaryRunning,
+		SummaryState: summaryLine(r.Classified.Live),
+		Gates:        report.Gates{Approvals: st.Gates.Approvals, BranchProtection: st.Gates.BranchProtection, Checks: st.Gates.Checks, Mergeability: st.Gates.Mergeability},
+		Cost:         r.costLine(),
 	}
 	if st.RequestCommentID != nil {
 		v.Request = &report.RequestRow{ID: *st.RequestCommentID, CreatedAt: deref(st.RequestCreatedAt), HeadSHA: deref(st.RequestHeadSHA), Deadline: deref(st.RequestDeadline)}
@@ -117,4 +118,18 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// summaryLine is the summary comment's rows for the head in one phrase: the
+// code review's state, then the security review's when there is one (shown,
+// never part of the verdict; PROTOCOL §5).
+func summaryLine(l classify.Live) string {
+	s := l.SummaryState
+	if l.SecurityState != "" {
+		if s != "" {
+			s += " · "
+		}
+		s += "security " + l.SecurityState
+	}
+	return s
 }

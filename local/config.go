@@ -167,6 +167,25 @@ func (c *config) cleanFilterDrivers() map[string]bool {
 	return drivers
 }
 
+// configuredFilterDrivers are the filter drivers the repository's own
+// configuration defines with any command (clean, smudge or process). A
+// filter attribute naming another driver is inert for the sanitized runner
+// but maybe not for the user's git, which also reads the global and system
+// configuration (where git-lfs configures itself).
+func (c *config) configuredFilterDrivers() map[string]bool {
+	drivers := map[string]bool{}
+	for _, e := range c.entries {
+		section, sub, name := splitKey(e.Key)
+		if section != "filter" || sub == "" || (name != "clean" && name != "smudge" && name != "process") {
+			continue
+		}
+		if v, has, _ := c.get(e.Key); has && v != "" {
+			drivers[sub] = true
+		}
+	}
+	return drivers
+}
+
 // unsafeReasons lists repository settings that would let git run a program
 // or send the transport (and its credentials) somewhere other than the
 // validated remote, none of which the fixed invocation can override.

@@ -9,25 +9,40 @@ import (
 	"github.com/prloop/gh-prloop/gitx"
 )
 
-// activeCleanFilters returns the configured clean filters (drivers with a
-// clean or process command) that the attributes activate for any path git
-// could run them on: every indexed path and every untracked, not ignored
-// one, because status, diff and add run a clean filter on any such file
-// whose stat data is stale, not only on changed ones. It must run before
-// any of those commands. example maps each filter to one path activating it.
-func activeCleanFilters(ctx context.Context, r *gitx.Runner, root string, c *config) (names []string, example map[string][]byte, err error) {
-	drivers := c.cleanFilterDrivers()
-	if len(drivers) == 0 {
-		// A filter attribute without a configured driver does nothing.
-		return []string{}, nil, nil
-	}
+// filterUse is what the filter attributes ask of git for the paths git
+// could run a filter on.
+type filterUse struct {
+	// active are the configured clean filters (drivers with a clean or
+	// process command) some path activates.
+	active []string
+	// unconfigured are the drivers some path's filter attribute names but
+	// that the repository's configuration (all the sanitized runner reads)
+	// does not define at all. Under the user's own git they may well run:
+	// git-lfs installs filter.lfs.* in the global configuration.
+	unconfigured []string
+	// example maps each name in either list to one path naming it.
+	example map[string][]byte
+}
+
+// filterAttributes reads the filter attribute of every path git could run
+// a filter on: every indexed path and every untracked, not ignored one,
+// because status, diff and add run a clean filter on any such file whose
+// stat data is stale, not only on changed ones. It runs only ls-files and
+// check-attr, which never run a filter, and must come before any command
+// that could.
+func filterAttributes(ctx context.Context, r *gitx.Runner, root string, c *config) (filterUse, error) {
+	clean, configured := c.cleanFilterDrivers(), c.configuredFilterDrivers()
 	out, err := r.Run(ctx, root, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
 	if err != nil {
-		return nil, nil, err
+		return filterUse{}, err
 	}
 	paths, err := gitx.SplitZ(out)
 	if err != nil {
-		return nil, nil, err
+		return filterUse{}, err
+	}
+	use := filterUse{active: []string{}, unconfigured: []string{}, example: map[string][]byte{}}
+	if len(paths) == 0 {
+		return use, nil
 	}
 	var stdin bytes.Buffer
 	for _, p := range paths {
@@ -36,28 +51,38 @@ func activeCleanFilters(ctx context.Context, r *gitx.Runner, root string, c *con
 	}
 	out, err = r.RunInput(ctx, root, stdin.Bytes(), "check-attr", "-z", "--stdin", "filter")
 	if err != nil {
-		return nil, nil, err
+		return filterUse{}, err
 	}
 	recs, err := gitx.SplitZ(out)
 	if err != nil {
-		return nil, nil, err
+		return filterUse{}, err
 	}
 	if len(recs)%3 != 0 {
-		return nil, nil, fmt.Errorf("local: check-attr -z output has %d records", len(recs))
+		return filterUse{}, fmt.Errorf("local: check-attr -z output has %d records", len(recs))
 	}
-	example = map[string][]byte{}
 	for i := 0; i < len(recs); i += 3 {
 		value := string(recs[i+2])
-		if drivers[value] {
-			if _, seen := example[value]; !seen {
-				example[value] = recs[i]
-			}
+		switch value {
+		case "unspecified", "set", "unset":
+			// No driver is named: "filter" alone or "-filter" select none.
+			continue
 		}
+		if _, seen := use.example[value]; seen {
+			continue
+		}
+		switch {
+		case clean[value]:
+			use.active = append(use.active, value)
+		case !configured[value]:
+			use.unconfigured = append(use.unconfigured, value)
+		default:
+			// Configured without clean or process (smudge only): nothing
+			// runs on status, diff or add, and the repository says so.
+			continue
+		}
+		use.example[value] = recs[i]
 	}
-	names = make([]string, 0, len(example))
-	for n := range example {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names, example, nil
+	slices.Sort(use.active)
+	slices.Sort(use.unconfigured)
+	return use, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -194,13 +195,14 @@ func Observe(ctx context.Context, opts Options) (*Observation, error) {
 // anything that could run one), HEAD, status, the pending change and the
 // path records.
 func (o *Observation) observeWorktree(ctx context.Context, r *gitx.Runner, cfg *config, git *appliedBoundary, acceptRisk bool) error {
-	filters, example, err := activeCleanFilters(ctx, r, o.Root, cfg)
+	use, err := filterAttributes(ctx, r, o.Root, cfg)
 	if err != nil {
 		return err
 	}
-	for _, f := range filters {
+	filters, example := use.active, use.example
+	for _, f := range append(slices.Clone(filters), use.unconfigured...) {
 		if !utf8.ValidString(f) {
-			return refuse(CodeCleanFilter, "clean filter %s has a name that is not UTF-8", quote([]byte(f)))
+			return refuse(CodeCleanFilter, "filter %s has a name that is not UTF-8", quote([]byte(f)))
 		}
 	}
 	if len(filters) > 0 && !acceptRisk {
@@ -209,6 +211,20 @@ func (o *Observation) observeWorktree(ctx context.Context, r *gitx.Runner, cfg *
 			parts = append(parts, fmt.Sprintf("%q (e.g. on %s)", f, quote(example[f])))
 		}
 		return refuse(CodeCleanFilter, "attributes activate clean filters that would run programs: %s", strings.Join(parts, ", "))
+	}
+	if len(use.unconfigured) > 0 {
+		// Refused under either profile: accepting the risk of running
+		// programs does not make the sanitized runner read the global
+		// configuration, so the file would still be committed raw.
+		var parts []string
+		for _, f := range use.unconfigured {
+			parts = append(parts, fmt.Sprintf("%q (e.g. on %s)", f, quote(example[f])))
+		}
+		return refuse(CodeUnconfiguredFilter, "attributes name filter drivers this repository does not configure: %s. "+
+			"gh-prloop runs git with the repository's own configuration only (never your global or system config, "+
+			"where git-lfs installs its filter), so the filter would not run and the file would be committed as its raw content "+
+			"instead of what your git would store (an LFS pointer). Configure the driver in the repository (git config --local) "+
+			"and accept the risk of running it, or remove the attribute", strings.Join(parts, ", "))
 	}
 	git.activeCleanFilters = filters
 

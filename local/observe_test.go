@@ -124,7 +124,7 @@ func TestEachChangeMovesExactlyItsDigests(t *testing.T) {
 		{
 			name: ".gitattributes filter",
 			mutate: func(e *testEnv) local.Options {
-				e.write(".gitattributes", "*.bin binary\n*.txt filter=undefined-driver\n")
+				e.write(".gitattributes", "*.bin binary\n*.txt filter\n")
 				return e.opts()
 			},
 			want: append([]string{"attributes"}, changeSet...),
@@ -132,7 +132,7 @@ func TestEachChangeMovesExactlyItsDigests(t *testing.T) {
 		{
 			name: "info/attributes filter",
 			mutate: func(e *testEnv) local.Options {
-				e.write(".git/info/attributes", "*.txt filter=undefined-driver\n")
+				e.write(".git/info/attributes", "*.txt filter\n")
 				return e.opts()
 			},
 			want: []string{"attributes", "metadata"},

@@ -21,7 +21,8 @@ const maxSymlinks = 40
 // every lstat done while resolving it from the worktree root, and of the
 // location it resolves to. A path that is malformed, names git metadata, or
 // resolves (through any symlink, the last component included) outside the
-// worktree or into git metadata is refused; so both containment booleans of
+// worktree or into git metadata, or whose file is a hard link to a file in
+// git metadata (checkHardLinks), is refused; so both containment booleans of
 // a returned record are true. Records are recomputed before each edit and
 // staging operation and must then be identical.
 func (w Worktree) PathRecords(paths []string) ([]schema.PathRecord, error) {
@@ -37,6 +38,9 @@ func (w Worktree) PathRecords(paths []string) ([]schema.PathRecord, error) {
 			return nil, err
 		}
 		records = append(records, rec)
+	}
+	if err := w.checkHardLinks(sorted); err != nil {
+		return nil, err
 	}
 	return records, nil
 }
@@ -158,6 +162,9 @@ func checkRelPath(p string) error {
 		if isGitName(c) {
 			return refuse(CodeGitMetadataPath, "path %s is inside git metadata (%q)", quote([]byte(p)), c)
 		}
+	}
+	if why := validate.HiddenProblem(p, ""); why != "" {
+		return refuse(CodeHiddenCharacter, "path %s %s, which the approval screen cannot show as written; rename it", quote([]byte(p)), why)
 	}
 	return nil
 }

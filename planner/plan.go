@@ -133,6 +133,9 @@ func Build(ctx context.Context, d Deps, in Inputs, runID string) (*Plan, error) 
 	} else if strings.TrimSpace(title) == "" {
 		return nil, errors.New("a new pull request needs a title: pass --title")
 	}
+	if err := checkNames(head, obs, title, body); err != nil {
+		return nil, err
+	}
 
 	snapHash, err := canon.HashValue(snap)
 	if err != nil {

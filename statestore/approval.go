@@ -10,7 +10,9 @@ import (
 	"strings"
 
 	"github.com/prloop/gh-prloop/core/canon"
+	"github.com/prloop/gh-prloop/core/problems"
 	"github.com/prloop/gh-prloop/core/schema"
+	"github.com/prloop/gh-prloop/core/validate"
 )
 
 // ApprovalInitialFile is the record of the human's approval of the initial
@@ -37,7 +39,12 @@ type Approval struct {
 // Validate checks that the record is self-consistent: the document is
 // canonical, its initial_manifest hashes to PlanHash, and its
 // initial_plan_hash says the same; the time is in the product's form and
-// the approver is a real account.
+// the approver is a real account. Then the document must pass core's own
+// validation of an initial document (validate.Initial), exactly as `plan`
+// and `evaluate --initial` apply it: a record whose hash chain is intact but
+// whose manifest core rejects (written by another tool, an older version or
+// a hand edit re-sealed with new hashes) is not an approval of anything the
+// executor may act on.
 func (a Approval) Validate() error {
 	if !isHex64(a.PlanHash) {
 		return errors.New("statestore: approval plan_hash is not 64 lowercase hex characters")
@@ -80,7 +87,33 @@ func (a Approval) Validate() error {
 	if doc["initial_plan_hash"] != a.PlanHash {
 		return errors.New("statestore: approval document's initial_plan_hash differs from plan_hash")
 	}
+	res, probs := validate.Initial(v)
+	if !probs.Empty() {
+		return &InvalidDocumentError{File: ApprovalInitialFile, Problems: probs}
+	}
+	if res.PlanHash != a.PlanHash {
+		return fmt.Errorf("statestore: approval plan_hash %s is not the plan hash core computes (%s)", a.PlanHash, res.PlanHash)
+	}
 	return nil
+}
+
+// InvalidDocumentError is a document from the state directory that core
+// rejects. Problems carries core's findings (JSON path, stable code,
+// message), the same list `evaluate` would print.
+type InvalidDocumentError struct {
+	File     string
+	Problems problems.List
+}
+
+func (e *InvalidDocumentError) Error() string {
+	const shown = 5
+	list := e.Problems
+	more := ""
+	if len(list) > shown {
+		more = fmt.Sprintf("; and %d more", len(list)-shown)
+		list = list[:shown]
+	}
+	return fmt.Sprintf("statestore: %s: the recorded document is not a valid initial document: %s%s", e.File, list.Error(), more)
 }
 
 // WriteApproval validates a and records it atomically as canonical JSON.

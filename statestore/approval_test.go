@@ -162,3 +162,61 @@ func TestRecordPlanApprovalWritesUnderLock(t *testing.T) {
 		t.Fatal("recording while another holder has the lock must fail")
 	}
 }
+
+// coreRejectedApproval is an approval whose hash chain is intact (the
+// document is canonical, plan_hash is its manifest's hash and
+// initial_plan_hash agrees) but whose manifest core rejects.
+func coreRejectedApproval(t *testing.T, edit func(man map[string]any)) Approval {
+	t.Helper()
+	doc := fixture.InitialDocument(fixture.InitialOptions{})
+	edit(doc["initial_manifest"].(map[string]any))
+	fixture.RecomputeInitial(doc)
+	data, err := canon.Encode(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Approval{Document: data, PlanHash: doc["initial_plan_hash"].(string),
+		ApprovedAt: "2026-05-01T12:00:00Z", ApproverID: fixture.InitialUserID, ApproverLogin: "octocat"}
+}
+
+// A record read from the state directory is validated by core before use:
+// re-sealing the hashes after an edit core rejects does not make it an
+// approval. Writing it is refused the same way.
+func TestReadApprovalRefusesADocumentCoreRejects(t *testing.T) {
+	for name, c := range map[string]struct {
+		edit func(man map[string]any)
+		path string
+	}{
+		"unknown mode":   {func(m map[string]any) { m["mode"] = "yolo" }, "/initial_manifest/mode"},
+		"bad run id":     {func(m map[string]any) { m["run_id"] = "NOT-A-RUN-ID" }, "/initial_manifest/run_id"},
+		"unknown member": {func(m map[string]any) { m["execute_anything"] = true }, "/initial_manifest"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			a := coreRejectedApproval(t, c.edit)
+			err := a.Validate()
+			var inv *InvalidDocumentError
+			if !errors.As(err, &inv) || len(inv.Problems) == 0 {
+				t.Fatalf("Validate: %v; want an InvalidDocumentError with core's problems", err)
+			}
+			if !strings.Contains(err.Error(), c.path) {
+				t.Errorf("the error does not name %s: %v", c.path, err)
+			}
+
+			r, unlock := openLocked(t)
+			defer unlock()
+			if err := r.WriteApproval(a); !errors.As(err, &inv) {
+				t.Fatalf("WriteApproval: %v", err)
+			}
+			data, err := canon.Marshal(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(r.Dir(), ApprovalInitialFile), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := r.ReadApproval(); !errors.As(err, &inv) {
+				t.Fatalf("ReadApproval returned %+v, %v; want core's refusal", got.PlanHash, err)
+			}
+		})
+	}
+}

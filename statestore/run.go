@@ -50,6 +50,9 @@ func Open(root, key string) (*Run, error) {
 	if !filepath.IsAbs(root) {
 		return nil, fmt.Errorf("statestore: root %q is not absolute", root)
 	}
+	if err := checkRoot(root); err != nil {
+		return nil, err
+	}
 	runs := filepath.Join(root, runsDir)
 	dir := filepath.Join(runs, DirName(key))
 	if err := os.MkdirAll(dir, 0o700); err != nil {

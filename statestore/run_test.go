@@ -229,3 +229,49 @@ func assertNoTemps(t *testing.T, dir string) {
 		}
 	}
 }
+
+// A state root that is a symlink is followed only to a private directory of
+// ours: a link to a group- or world-writable directory is refused and the
+// directory is left untouched (no runs/ created in it). A real root that
+// others can write is refused too.
+func TestOpenRefusesAStateRootOthersCanWrite(t *testing.T) {
+	for _, mode := range []os.FileMode{0o777, 0o770, os.ModeSticky | 0o777, 0o720} {
+		shared := filepath.Join(t.TempDir(), "shared")
+		if err := os.Mkdir(shared, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(shared, mode); err != nil {
+			t.Fatal(err)
+		}
+		link := filepath.Join(t.TempDir(), "state")
+		if err := os.Symlink(shared, link); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Open(link, "k")
+		if err == nil || !strings.Contains(err.Error(), "writable by other users") || !strings.Contains(err.Error(), shared) {
+			t.Fatalf("symlink to a %04o directory: %v", mode, err)
+		}
+		if _, err := os.Lstat(filepath.Join(shared, "runs")); !os.IsNotExist(err) {
+			t.Fatalf("the shared directory was written to: %v", err)
+		}
+		if fi, _ := os.Stat(shared); fi.Mode().Perm() != mode.Perm() {
+			t.Fatalf("the shared directory's mode was changed to %v", fi.Mode().Perm())
+		}
+		if _, err := Open(shared, "k"); err == nil {
+			t.Fatalf("a %04o root must be refused", mode)
+		}
+	}
+
+	// A symlink to a private directory of ours is fine.
+	private := t.TempDir()
+	link := filepath.Join(t.TempDir(), "state")
+	if err := os.Symlink(private, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(link, "k"); err != nil {
+		t.Fatalf("symlink to a private directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(private, "runs")); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/prloop/gh-prloop/ghclient"
 	"github.com/prloop/gh-prloop/gitx"
 	"github.com/prloop/gh-prloop/simenv"
+	"github.com/prloop/gh-prloop/tui/sanitize"
 	"github.com/spf13/cobra"
 )
 
@@ -47,9 +48,14 @@ func defaultGit() (git func() (*gitx.Runner, error), host string) {
 }
 
 // waitNotice says on stderr why the tool is pausing (rate limits), so a long
-// wait never looks like a hang.
+// wait never looks like a hang. The reason quotes the server (a rate-limit
+// resource header, a GraphQL error message), so it is sanitized here too,
+// where it is printed, whatever ghclient already did.
 func waitNotice(cmd *cobra.Command) func(string, time.Duration) {
 	return func(reason string, d time.Duration) {
-		fmt.Fprintf(cmd.ErrOrStderr(), "gh-prloop: %s; waiting %s\n", reason, d.Round(time.Second))
+		fmt.Fprintf(cmd.ErrOrStderr(), "gh-prloop: %s; waiting %s\n", sanitize.Line(reason, maxNoticeCells), d.Round(time.Second))
 	}
 }
+
+// maxNoticeCells bounds one wait notice's reason on stderr.
+const maxNoticeCells = 240

@@ -71,11 +71,16 @@ Everything is removed on exit; nothing leaves this machine.`,
 // server as the only host, and stateDir as the state root unless the user
 // chose one.
 func bedPlanEnv(bed *testbed.Bed, stateDir string) planEnv {
+	tempState := stateDir
+	if os.Getenv(statestore.EnvStateDir) != "" {
+		tempState = "" // the user's own directory outlives the demo
+	}
 	return planEnv{
-		client: func(*cobra.Command) (*ghclient.Client, error) { return bed.Client, nil },
-		git:    func() (*gitx.Runner, error) { return bed.Runner, nil },
-		host:   bed.Host,
-		now:    time.Now,
+		tempState: tempState,
+		client:    func(*cobra.Command) (*ghclient.Client, error) { return bed.Client, nil },
+		git:       func() (*gitx.Runner, error) { return bed.Runner, nil },
+		host:      bed.Host,
+		now:       time.Now,
 		getenv: func(k string) string {
 			if k == statestore.EnvStateDir && os.Getenv(k) == "" {
 				return stateDir

@@ -11,6 +11,8 @@ import (
 
 	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/ghsim/testbed"
+	"github.com/prloop/gh-prloop/planner"
+	"github.com/prloop/gh-prloop/statestore"
 	"github.com/spf13/cobra"
 )
 
@@ -160,5 +162,34 @@ func TestDemoPlanWithoutATerminal(t *testing.T) {
 		if !strings.Contains(stdout+stderr, want) {
 			t.Errorf("output lacks %q:\n%s\n%s", want, stdout, stderr)
 		}
+	}
+}
+
+// The demo removes its state directory on exit, so the approval statement
+// must not point into it; a directory the user chose is named.
+func TestDemoApprovalDoesNotPointAtItsRemovedStateDir(t *testing.T) {
+	bed := newPlanTestBed(t)
+	ctx := context.Background()
+	p, err := planner.Build(ctx, bed.Deps(), demoPlanInputs(bed), "0123456789abcdef0123456789abcdef")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(statestore.EnvStateDir, "")
+	temp := t.TempDir()
+	got, err := recordApproval(ctx, bedPlanEnv(bed, temp), p, demoPlanInputs(bed), "0123456789abcdef0123456789abcdef", bed.Viewer.ID, bed.Viewer.Login)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(got, temp) || !strings.Contains(got, "temporary state directory, removed on exit") {
+		t.Fatalf("statement %q", got)
+	}
+	mine := t.TempDir()
+	t.Setenv(statestore.EnvStateDir, mine)
+	got, err = recordApproval(ctx, bedPlanEnv(bed, temp), p, demoPlanInputs(bed), "fedcba9876543210fedcba9876543210", bed.Viewer.ID, bed.Viewer.Login)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(got, "recorded in "+mine) {
+		t.Fatalf("a directory the user chose must be named: %q", got)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -32,6 +34,9 @@ type planEnv struct {
 	now     func() time.Time
 	getenv  func(string) string
 	homeDir func() (string, error)
+	// tempState is a state directory removed when the command ends (the
+	// demo's); an approval recorded there is not pointed at.
+	tempState string
 }
 
 func defaultPlanEnv() planEnv {
@@ -137,7 +142,7 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 		return observeError(err)
 	}
 	view := approval.FromDocument(p.Doc, p.Canonical)
-	view.Title, view.Approver = p.Title, login
+	view.Title, view.Body, view.Approver = p.Title, p.Body, login
 	view.Risks = p.Risk.Lines()
 	if view.Files, err = planner.Files(ctx, git, p); err != nil {
 		return exitWith(1, "reading the changed files: %v", err)
@@ -155,12 +160,12 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 		if err != nil {
 			return approval.RecheckResult{}, err
 		}
-		return approval.RecheckResult{Document: q.Canonical, PlanHash: q.PlanHash}, nil
+		return approval.RecheckResult{Document: q.Canonical, PlanHash: q.PlanHash, Blobs: planner.Blobs(q)}, nil
 	}
 	record := func(ctx context.Context) (string, error) {
 		return recordApproval(ctx, env, p, in, runID, viewerID, login)
 	}
-	outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout()})
+	outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()})
 	if err != nil && outcome == approval.Failed {
 		return exitWith(1, "%v", err)
 	}
@@ -186,8 +191,12 @@ func recordApproval(ctx context.Context, env planEnv, p *planner.Plan, in planne
 		return "", err
 	}
 	s := p.Doc.InitialSnapshot
-	return fmt.Sprintf("Approved plan %s for %s (%s <- %s, %d operations) as %s; recorded in %s; run `gh-prloop apply %s` to execute it",
-		p.PlanHash, s.Repository, s.BaseBranch, s.HeadBranch, len(p.Doc.InitialManifest.Operations), login, dir, runID), nil
+	where := "recorded in " + dir
+	if env.tempState != "" && (dir == env.tempState || strings.HasPrefix(dir, env.tempState+string(filepath.Separator))) {
+		where = "recorded in the demo's temporary state directory, removed on exit (set " + statestore.EnvStateDir + " to keep it)"
+	}
+	return fmt.Sprintf("Approved plan %s for %s (%s <- %s, %d operations) as %s; %s; run `gh-prloop apply %s` to execute it",
+		p.PlanHash, s.Repository, s.BaseBranch, s.HeadBranch, len(p.Doc.InitialManifest.Operations), login, where, runID), nil
 }
 
 func newRunID() (string, error) {

@@ -18,6 +18,7 @@ func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.AddCommand(newScheduleCmd(defaultScheduleEnv))
 	root.SetIn(in)
 	root.SetOut(out)
 	root.SetErr(errOut)

@@ -38,7 +38,7 @@ func TestRenderReviewBodyReplacesOnlyThePlaceholder(t *testing.T) {
 	tmpl := policy.InitialReviewTemplate(strings.Repeat("a", 32))
 	sha := strings.Repeat("f", 40)
 	got := bootstrap.RenderReviewBody(tmpl, sha)
-	if got != "@codex please review this pull request.\n<!-- github-codex-pr-loop-request run="+strings.Repeat("a", 32)+" round=0 sha="+sha+" -->" {
+	if got != "@codex review\n<!-- github-codex-pr-loop-request run="+strings.Repeat("a", 32)+" round=0 sha="+sha+" -->" {
 		t.Errorf("RenderReviewBody = %q", got)
 	}
 }

@@ -28,27 +28,25 @@ type Live struct {
 	// request, or the summary comment says Running) and no qualifying
 	// response exists yet.
 	Reviewing bool
-	// SummaryState is "running", "completed" or "" as read from the bot's
-	// summary comment row for the target head.
+	// SummaryState is "running", "completed", "failed" or "" as read from
+	// the Code Review row of the bot's summary comment for the target head.
 	SummaryState string
+	// SecurityState is the same for the 🔒 Security Review row. Like the
+	// security marker it is shown and never changes the verdict.
+	SecurityState string
+	// SecurityMarker: the summary carries the codex-security-review:v1 marker.
+	SecurityMarker bool
 	// Reactions are the bot's reaction contents on the request comment (or,
 	// after the request, on the PR itself), sorted and unique.
 	Reactions []string
 }
-
-// Notice kinds.
-const (
-	NoticeUsageLimit  = "usage-limit"
-	NoticeEnvironment = "environment"
-	NoticeError       = "error"
-)
 
 // Notice is a qualifying Codex response that is a service message, not a
 // review: it makes the round ambiguous and the evaluator quotes it.
 type Notice struct {
 	Source string // issue-comment | review
 	ID     string // decimal database id, as in the response
-	Kind   string // usage-limit | environment | error
+	Kind   string // usage-limit | environment | account | deactivated | error | failed
 	Text   string // the body, trimmed and clipped, for quoting
 }
 

@@ -22,14 +22,9 @@ func readLive(obs *observe.PR, req requestClock, answered bool) Live {
 		if !Trusted(c.Author) || !isSummary(c.Body) {
 			continue
 		}
-		switch summaryState(c.Body, head) {
-		case SummaryRunning:
-			live.SummaryState = SummaryRunning
-		case SummaryCompleted:
-			if live.SummaryState == "" {
-				live.SummaryState = SummaryCompleted
-			}
-		}
+		live.SummaryState = stronger(live.SummaryState, summaryState(c.Body, head, RowCodeReview))
+		live.SecurityState = stronger(live.SecurityState, summaryState(c.Body, head, RowSecurityReview))
+		live.SecurityMarker = live.SecurityMarker || hasSecurityMarker(c.Body)
 	}
 	seen := map[string]bool{}
 	for _, r := range obs.Reactions {
@@ -42,6 +37,16 @@ func readLive(obs *observe.PR, req requestClock, answered bool) Live {
 	sort.Strings(live.Reactions)
 	live.Reviewing = !answered && (seen["eyes"] || live.SummaryState == SummaryRunning)
 	return live
+}
+
+// stronger keeps the state that says more about an unfinished verdict:
+// running, then failed, then completed (see summaryState).
+func stronger(a, b string) string {
+	rank := map[string]int{"": 0, SummaryCompleted: 1, SummaryFailed: 2, SummaryRunning: 3}
+	if rank[b] > rank[a] {
+		return b
+	}
+	return a
 }
 
 func reactionTargetsRequest(r observe.Reaction, req requestClock) bool {

@@ -12,14 +12,16 @@ import (
 // {{FINAL_HEAD_SHA}} does not name a head and is not a marker.
 var reMarker = regexp.MustCompile(`<!-- github-codex-pr-loop-request run=[0-9a-f]{32} round=(?:0|[1-9][0-9]*) sha=([0-9a-f]{40}) -->`)
 
-// reAsk is a line that asks Codex for a review: "@codex" and then the word
-// "review" on the same line ("@codex review", "@codex please review this
-// fix.", "@codex security review").
-var reAsk = regexp.MustCompile(`(?i)(?:^|[^\w@-])@codex(?:[\s,.:;!?]|$).*\breview\b`)
+// reAsk is a line that asks Codex for a code review: the documented trigger
+// "@codex review" opening the line ("@codex review", "@codex review please").
+// Other wording ("@codex please review this fix.", "@codex security
+// review") starts a Codex cloud task or another kind of review, which never
+// answers as a code review would (PROTOCOL §3, §5).
+var reAsk = regexp.MustCompile(`(?i)^@codex[ \t]+review(?:$|[^\w-])`)
 
 // FindRequest returns the latest PR conversation comment that asks Codex for
 // a review, or nil. A comment carrying the canonical marker names its head;
-// any other request (a line with "@codex" and "review") is taken to be about
+// any other request (a line opening with "@codex review") is taken to be about
 // the PR head as observed, since that is what Codex reviews when asked. The
 // latest request of either kind wins, because Codex answers each one.
 // Comments by the bot's account (by id, whatever the type) are never

@@ -25,7 +25,7 @@ func TestFindRequest(t *testing.T) {
 		}, &Request{CommentID: 11, CreatedAt: "2026-10-07T23:40:00Z", HeadSHA: findingsHead}},
 		{"latest wins", []observe.IssueComment{
 			{ID: 12, Author: human, Body: marker, CreatedAt: "2026-10-07T23:40:00Z"},
-			{ID: 13, Author: human, Body: "Thanks!\n@codex security review please", CreatedAt: "2026-10-07T23:45:00Z"},
+			{ID: 13, Author: human, Body: "Thanks!\n@codex review please", CreatedAt: "2026-10-07T23:45:00Z"},
 			{ID: 14, Author: human, Body: "lgtm", CreatedAt: "2026-10-07T23:50:00Z"},
 		}, &Request{CommentID: 13, CreatedAt: "2026-10-07T23:45:00Z", HeadSHA: otherHead}},
 		{"same second: higher id wins", []observe.IssueComment{
@@ -41,6 +41,14 @@ func TestFindRequest(t *testing.T) {
 			{ID: 20, Author: human, Body: "> @codex review\nas above", CreatedAt: "2026-10-07T23:40:00Z"},
 			{ID: 21, Author: human, Body: "@codex what does this do?", CreatedAt: "2026-10-07T23:41:00Z"},
 			{ID: 22, Author: human, Body: "ping @codexbot review", CreatedAt: "2026-10-07T23:42:00Z"},
+		}, nil},
+		// Only the documented trigger asks for a code review; other wording
+		// starts a cloud task (or a security review), which never answers as one.
+		{"other @codex wording is not a review request", []observe.IssueComment{
+			{ID: 25, Author: human, Body: "@codex please review this fix.", CreatedAt: "2026-10-07T23:40:00Z"},
+			{ID: 26, Author: human, Body: "@codex security review", CreatedAt: "2026-10-07T23:41:00Z"},
+			{ID: 27, Author: human, Body: "Could @codex review this?", CreatedAt: "2026-10-07T23:42:00Z"},
+			{ID: 28, Author: human, Body: "@codex reviewer: please look", CreatedAt: "2026-10-07T23:43:00Z"},
 		}, nil},
 		{"unrendered placeholder is a plain request for the PR head", []observe.IssueComment{
 			{ID: 23, Author: human, Body: policy.FixReviewTemplate(runID, 1), CreatedAt: "2026-10-07T23:40:00Z"},

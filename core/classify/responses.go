@@ -29,15 +29,21 @@ type candidate struct {
 	qualifies bool
 	zero      bool
 	notice    string
+	quote     string // what a notice quotes when not the whole body
 }
 
 func collectResponses(obs *observe.PR, req requestClock) responseSet {
 	var cands []candidate
+	var summaries []observe.IssueComment
 	for _, c := range obs.IssueComments {
-		if !Trusted(c.Author) || isSummary(c.Body) || c.ID <= 0 {
+		if !Trusted(c.Author) || c.ID <= 0 {
 			continue
 		}
-		cands = append(cands, issueCommentCandidate(c, req))
+		if isSummary(c.Body) {
+			summaries = append(summaries, c)
+			continue
+		}
+		cands = append(cands, issueCommentCandidate(c, obs.Repository, req))
 	}
 	for _, r := range obs.Reviews {
 		// A pending review is a draft nobody else can see; it has no
@@ -53,6 +59,11 @@ func collectResponses(obs *observe.PR, req requestClock) responseSet {
 		}
 		cands = append(cands, reviewCommentCandidate(rc, req))
 	}
+	for _, c := range summaries {
+		if cand, ok := summaryCandidate(c, obs, req); ok {
+			cands = append(cands, cand)
+		}
+	}
 
 	set := responseSet{qualifying: []schema.Response{}, older: []schema.Response{}, notices: []Notice{}}
 	for _, c := range cands {
@@ -66,7 +77,11 @@ func collectResponses(obs *observe.PR, req requestClock) responseSet {
 		}
 		set.qualifying = append(set.qualifying, resp)
 		if c.notice != "" {
-			set.notices = append(set.notices, Notice{Source: c.source, ID: resp.ID, Kind: c.notice, Text: clip(c.body, maxNoticeText)})
+			text := c.quote
+			if text == "" {
+				text = c.body
+			}
+			set.notices = append(set.notices, Notice{Source: c.source, ID: resp.ID, Kind: c.notice, Text: clip(text, maxNoticeText)})
 		}
 	}
 	sortResponses(set.qualifying)
@@ -78,25 +93,111 @@ func collectResponses(obs *observe.PR, req requestClock) responseSet {
 }
 
 // issueCommentCandidate: a conversation comment has no commit of its own; the
-// only commit it names is its "Reviewed commit" line. A comment naming another
-// commit is about that commit and does not answer this request (PROTOCOL §5:
-// "A zero-findings comment for another commit does not qualify"). Its
-// commit_sha is the full request head when its prefix matches, else null:
-// a prefix alone is not a 40-hex value and must not be guessed into one.
-func issueCommentCandidate(c observe.IssueComment, req requestClock) candidate {
+// only commit it names is its "Reviewed commit" line, or for a findings
+// comment the commit its links point at. A comment naming another commit is
+// about that commit and does not answer this request (PROTOCOL §5: "A
+// zero-findings comment for another commit does not qualify"). Its commit_sha
+// is the full request head only when it is a verdict about that head (the
+// explicit zero-findings sentence, or findings): the evaluator reads a
+// non-zero issue comment about the head as findings, so a notice or an
+// unknown comment keeps null. A prefix alone is not a 40-hex value and is
+// never guessed into one.
+func issueCommentCandidate(c observe.IssueComment, repository string, req requestClock) candidate {
 	cand := candidate{source: policy.SourceIssueComment, id: c.ID, body: c.Body, created: c.CreatedAt, edited: c.LastEditedAt}
 	prefix, named := reviewedCommit(c.Body)
+	fc, isFindings := readFindingsComment(c.Body, repository)
+	if isFindings {
+		prefix, named = fc.Commit, true
+	}
 	matches := named && req.valid && prefixOf(prefix, req.head)
-	if matches {
+	cand.qualifies = req.after(c.CreatedAt) && (!named || matches)
+	cand.zero = cand.qualifies && matches && opensWithZeroFindings(c.Body)
+	if matches && (cand.zero || isFindings) {
 		head := req.head
 		cand.commitSHA = &head
 	}
-	cand.qualifies = req.after(c.CreatedAt) && (!named || matches)
-	cand.zero = cand.qualifies && matches && opensWithZeroFindings(c.Body)
-	if cand.qualifies {
+	if cand.qualifies && !cand.zero && !isFindings {
 		cand.notice = noticeKind(c.Body)
 	}
 	return cand
+}
+
+// summaryCandidate: the summary comment is progress, not an answer, except in
+// two cases (PROTOCOL §5), both judged by its last edit, since the bot edits
+// one comment in place for every review:
+//   - its Code Review row is ⚠️ Failed for the requested head: a notice;
+//   - zero_findings_signal rule (b): the row is ✅ Completed for the head,
+//     the bot reacted 👍 on the request comment or the PR at or after the
+//     request, and no trusted findings exist for that head. Codex posts no
+//     comment at all for such a clean round.
+//
+// Either way it is normalized as an issue-comment whose content_version_at
+// is the edit that said so.
+func summaryCandidate(c observe.IssueComment, obs *observe.PR, req requestClock) (candidate, bool) {
+	if !req.valid {
+		return candidate{}, false
+	}
+	version := c.LastEditedAt
+	if version == "" {
+		version = c.CreatedAt
+	}
+	if !req.after(version) {
+		return candidate{}, false
+	}
+	cand := candidate{source: policy.SourceIssueComment, id: c.ID, body: c.Body, created: c.CreatedAt, edited: c.LastEditedAt, qualifies: true}
+	switch summaryState(c.Body, req.head, RowCodeReview) {
+	case SummaryFailed:
+		cand.notice = NoticeFailed
+		cand.quote = summaryRowLine(c.Body, req.head, RowCodeReview, SummaryFailed)
+		return cand, true
+	case SummaryCompleted:
+		if !thumbsUpSince(obs, req) || findingsExist(obs, req.head) {
+			return candidate{}, false
+		}
+		head := req.head
+		cand.commitSHA, cand.zero = &head, true
+		return cand, true
+	}
+	return candidate{}, false
+}
+
+// thumbsUpSince: the bot's 👍 on the request comment or on the PR, given at
+// or after the request. An older 👍 on the PR belongs to an earlier review.
+func thumbsUpSince(obs *observe.PR, req requestClock) bool {
+	for _, r := range obs.Reactions {
+		if r.Content != "+1" || !trustedReactor(r.User) || !req.after(r.CreatedAt) {
+			continue
+		}
+		if r.Subject == "pr" || r.Subject == strconv.FormatInt(req.id, 10) {
+			return true
+		}
+	}
+	return false
+}
+
+// findingsExist: any trusted finding about head, whenever it was posted: a
+// review that is not the zero-findings sentence, an inline comment, or a
+// findings issue comment. A 👍 next to findings is not a clean round.
+func findingsExist(obs *observe.PR, head string) bool {
+	for _, r := range obs.Reviews {
+		if Trusted(r.Author) && r.State != "PENDING" && lowerHex(r.CommitID) == head && (r.CommentCount > 0 || !opensWithZeroFindings(r.Body)) && noticeKind(r.Body) == "" {
+			return true
+		}
+	}
+	for _, rc := range obs.ReviewComments {
+		if Trusted(rc.Author) && lowerHex(rc.OriginalCommitID) == head {
+			return true
+		}
+	}
+	for _, c := range obs.IssueComments {
+		if !Trusted(c.Author) {
+			continue
+		}
+		if fc, ok := readFindingsComment(c.Body, obs.Repository); ok && prefixOf(fc.Commit, head) {
+			return true
+		}
+	}
+	return false
 }
 
 func reviewCandidate(r observe.Review, req requestClock) candidate {

@@ -145,6 +145,9 @@ func TestNoticesAreQualifyingResponses(t *testing.T) {
 		{"error", fixture(t, "error.md"), NoticeError},
 		// PROTOCOL §5 names this wording; no real body was found (testdata/README.md).
 		{"something went wrong (protocol wording)", "Something went wrong. Try again later.", NoticeError},
+		{"something went wrong, real form after Codex Review:", fixture(t, "notice_error_review.md"), NoticeError},
+		{"account", fixture(t, "notice_account.md"), NoticeAccount},
+		{"deactivated", fixture(t, "notice_deactivated.md"), NoticeDeactivated},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -157,7 +160,7 @@ func TestNoticesAreQualifyingResponses(t *testing.T) {
 			if out.Responses[0].CommitSHA != nil {
 				t.Errorf("a notice names no commit, got %v", *out.Responses[0].CommitSHA)
 			}
-			want := Notice{Source: "issue-comment", ID: "8100", Kind: tc.kind, Text: tc.body}
+			want := Notice{Source: "issue-comment", ID: "8100", Kind: tc.kind, Text: clip(tc.body, maxNoticeText)}
 			if len(out.Notices) != 1 || out.Notices[0] != want {
 				t.Errorf("notices = %+v, want %+v", out.Notices, want)
 			}
@@ -341,5 +344,36 @@ func TestVerdictMentioningNoticePhraseIsNotANotice(t *testing.T) {
 	out := Classify(Input{Obs: obs, Request: req(findingsHead)})
 	if len(out.Responses) != 1 || len(out.Notices) != 0 {
 		t.Errorf("responses %+v notices %+v", out.Responses, out.Notices)
+	}
+}
+
+// Notices are matched where the bot puts them, at the start of the body: a
+// body that quotes one (even the bot's own) is not one. Before the rule only
+// looked for the words anywhere, and these were halted as notices.
+func TestQuotedNoticeIsNotANotice(t *testing.T) {
+	for name, body := range map[string]string{
+		"quote block":                       "> " + fixture(t, "notice_deactivated.md") + "\n\nThis was fixed by reconnecting the workspace.",
+		"later in text":                     "Heads-up from the previous run: " + fixture(t, "notice_account.md"),
+		"something went wrong mid-sentence": "The migration failed because something went wrong in the schema step.",
+	} {
+		t.Run(name, func(t *testing.T) {
+			obs := basePR(findingsHead)
+			obs.IssueComments = []observe.IssueComment{{ID: 8300, Author: bot, Body: body, CreatedAt: "2026-10-07T23:50:00Z"}}
+			out := Classify(Input{Obs: obs, Request: req(findingsHead)})
+			if len(out.Responses) != 1 || len(out.Notices) != 0 {
+				t.Errorf("responses %+v notices %+v", out.Responses, out.Notices)
+			}
+		})
+	}
+}
+
+// Notices are read from review bodies as well as issue comments.
+func TestNoticeAsReview(t *testing.T) {
+	obs := basePR(findingsHead)
+	obs.Reviews = []observe.Review{{ID: 8400, Author: bot, Body: fixture(t, "notice_error_review.md"), State: "COMMENTED",
+		CommitID: findingsHead, SubmittedAt: "2026-10-07T23:50:00Z"}}
+	out := Classify(Input{Obs: obs, Request: req(findingsHead)})
+	if len(out.Notices) != 1 || out.Notices[0].Kind != NoticeError || out.Notices[0].Source != "review" {
+		t.Fatalf("notices %+v", out.Notices)
 	}
 }

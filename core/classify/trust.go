@@ -13,10 +13,12 @@ func Trusted(a observe.Actor) bool {
 	return a.ID == policy.CodexBotID && a.Type == policy.CodexBotType
 }
 
-// trustedReactor is the reactions API's view of the bot: it reports the app
-// as type User, so the type cannot be checked there; id and login must both
-// match instead. Both login spellings GitHub uses for the app are accepted
-// (REST "chatgpt-codex-connector[bot]", GraphQL "chatgpt-codex-connector").
+// trustedReactor is a reaction's view of the bot. REST reports the app's
+// reactions with "type": "Bot" and GraphQL's Reactor union as a Bot, but a
+// reaction is matched on what cannot be put on: the database id, with the
+// login as a second check. Both login spellings GitHub uses for the app are
+// accepted (REST "chatgpt-codex-connector[bot]", GraphQL
+// "chatgpt-codex-connector", which drops the suffix).
 func trustedReactor(a observe.Actor) bool {
 	return a.ID == policy.CodexBotID && (a.Login == policy.CodexBotLogin || a.Login == policy.CodexAppSlug)
 }

@@ -166,6 +166,35 @@ func TestVerdict(t *testing.T) {
 	t.Run("issue-comment-without-verdict-is-ambiguous", func(t *testing.T) {
 		wantAction(t, eval(t, state(fixture.StateAmbiguous)), "halt", "ambiguous-response")
 	})
+	// Codex's findings issue comment: classify gives it the requested head as
+	// commit_sha (a notice or unknown comment keeps null, as above).
+	t.Run("findings-issue-comment-is-findings", func(t *testing.T) {
+		st := state(fixture.StateAmbiguous)
+		ruletest.Obj(st, "responses", 0)["commit_sha"] = fixture.StateHeadSHA
+		wantAction(t, eval(t, st), "plan-remediation", "findings")
+		rep := fixture.State(fixture.StateOptions{Scenario: fixture.StateAmbiguous, Mode: "report-only"})
+		ruletest.Obj(rep, "responses", 1)["commit_sha"] = fixture.StateHeadSHA // 0 is the older one
+		wantAction(t, eval(t, rep), "report", "findings")
+	})
+	// Rule (b): the summary comment, created for an earlier review, qualifies
+	// by the edit that said ✅ Completed.
+	t.Run("summary-qualifies-by-its-edit", func(t *testing.T) {
+		st := state(fixture.StateZeroFindings)
+		r := ruletest.Obj(st, "responses", 0)
+		r["created_at"] = "2026-02-27T08:00:00Z"
+		wantAction(t, eval(t, st), "plan-finalization", "zero-findings")
+		r["content_version_at"] = "2026-02-27T08:00:00Z"
+		if res := eval(t, st); res.Action != "halt" || res.Reason != "schema" {
+			t.Fatalf("an issue comment neither created nor edited since the request qualified: %+v", res)
+		}
+	})
+	t.Run("review-never-qualifies-by-edit", func(t *testing.T) {
+		st := state(fixture.StateFindings)
+		ruletest.Obj(st, "responses", 0)["created_at"] = "2026-02-27T08:00:00Z"
+		if res := eval(t, st); res.Action != "halt" || res.Reason != "schema" {
+			t.Fatalf("a review created before the request qualified: %+v", res)
+		}
+	})
 }
 
 // TestReportClassification covers step 2 beyond the fixtures' own classes.

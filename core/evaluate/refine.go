@@ -22,16 +22,20 @@ func Refine(r Result, s schema.State, notices []classify.Notice) Result {
 	if !ambiguous {
 		return r
 	}
-	for _, resp := range s.Responses {
-		if !qualifies(s, resp) {
-			continue
-		}
-		for _, n := range notices {
-			if n.Source == resp.Source && n.ID == resp.ID {
-				r.Reason = ReasonCodexNotice
-				r.Message = fmt.Sprintf("Codex posted a %s notice instead of a review (%s %s): %s",
-					n.Kind, resp.Source, resp.ID, quoteNotice(n.Text))
-				return r
+	// The summary's ⚠️ Failed row says less than the bot's own notice text
+	// when both are there, so a text notice is quoted first.
+	for _, summaryRow := range []bool{false, true} {
+		for _, resp := range s.Responses {
+			if !qualifies(s, resp) {
+				continue
+			}
+			for _, n := range notices {
+				if n.Source == resp.Source && n.ID == resp.ID && (n.Kind == classify.NoticeFailed) == summaryRow {
+					r.Reason = ReasonCodexNotice
+					r.Message = fmt.Sprintf("Codex posted a %s notice instead of a review (%s %s): %s",
+						n.Kind, resp.Source, resp.ID, quoteNotice(n.Text))
+					return r
+				}
 			}
 		}
 	}

@@ -199,16 +199,17 @@ func TestRemediationTemplate(t *testing.T) {
 	}
 	run := fixture.StateRunID
 	runRemediationCases(t, []planCase{
-		{name: "round-is-fix-rounds-plus-one", mutate: set("@codex please review this fix.\n" + marker(run, 1)), path: tp, code: problems.Template},
+		{name: "round-is-fix-rounds-plus-one", mutate: set("@codex review\n" + marker(run, 1)), path: tp, code: problems.Template},
 		{name: "round-follows-state", mutate: func(st, m map[string]any) {
 			st["fix_rounds"] = num(2)
-			set("@codex please review this fix.\n"+marker(run, 3))(st, m)
+			set("@codex review\n"+marker(run, 3))(st, m)
 		}},
-		{name: "run-marker", mutate: set("@codex please review this fix.\n" + marker("ffffffffffffffffffffffffffffffff", 2)), path: tp, code: problems.Template},
-		{name: "one-placeholder", mutate: set("@codex please review this fix. {{FINAL_HEAD_SHA}}\n" + marker(run, 2)), path: tp, code: problems.Placeholder},
-		{name: "no-other-placeholder", mutate: set("@codex please review {{PR_TITLE}}.\n" + marker(run, 2)), path: tp, code: problems.Placeholder},
+		{name: "run-marker", mutate: set("@codex review\n" + marker("ffffffffffffffffffffffffffffffff", 2)), path: tp, code: problems.Template},
+		{name: "one-placeholder", mutate: set("@codex review\n{{FINAL_HEAD_SHA}}\n" + marker(run, 2)), path: tp, code: problems.Placeholder},
+		{name: "no-other-placeholder", mutate: set("@codex review\n{{PR_TITLE}}\n" + marker(run, 2)), path: tp, code: problems.Placeholder},
 		{name: "mentions-codex", mutate: set("please review this fix.\n" + marker(run, 2)), path: tp, code: problems.Template},
-		{name: "exact-text", mutate: set("@codex please review this pull request.\n" + marker(run, 2)), path: tp, code: problems.Template},
+		// Any wording but the documented trigger starts a Codex cloud task, not a review.
+		{name: "exact-text", mutate: set("@codex please review this fix.\n" + marker(run, 2)), path: tp, code: problems.Template},
 		{name: "digest", keep: true, mutate: func(st, m map[string]any) { m["review_request_body_template_sha256"] = digest("template") },
 			path: rm + "/review_request_body_template_sha256", code: problems.HashMismatch},
 	})

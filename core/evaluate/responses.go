@@ -56,8 +56,12 @@ func qualifies(s schema.State, r schema.Response) bool {
 // verdict summarizes what the qualifying responses say.
 type verdict struct {
 	qualifying int
-	findings   bool // a qualifying review or review comment that is not a zero-findings signal
-	zero       bool // a qualifying zero-findings signal for the requested head
+	// findings: a qualifying review or review comment that is not a
+	// zero-findings signal, or an issue comment about the requested head that
+	// is not one (the bot's findings issue comment; classify gives a notice
+	// or any other comment a null commit_sha).
+	findings bool
+	zero     bool // a qualifying zero-findings signal for the requested head
 }
 
 func readVerdict(s schema.State) verdict {
@@ -73,6 +77,8 @@ func readVerdict(s schema.State) verdict {
 				v.zero = true
 			}
 		case r.Source == policy.SourceReview || r.Source == policy.SourceReviewComment:
+			v.findings = true
+		case r.Source == policy.SourceIssueComment && r.CommitSHA != nil && s.RequestHeadSHA != nil && *r.CommitSHA == *s.RequestHeadSHA:
 			v.findings = true
 		}
 	}

@@ -194,6 +194,12 @@ func checkResponseOrder(rs []schema.Response, path string, errs *problems.List) 
 // response, so it avoids the generic join.
 func responsePath(i int) string { return "/responses/" + strconv.Itoa(i) }
 
+// before reports whether a readable timestamp lies before t.
+func before(ts string, t time.Time) bool {
+	v, err := schema.ParseTime(ts)
+	return err == nil && v.Before(t)
+}
+
 func checkResponses(s schema.State, errs *problems.List) {
 	checkResponseOrder(s.Responses, "/responses", errs)
 	var created time.Time
@@ -223,8 +229,8 @@ func checkResponses(s schema.State, errs *problems.List) {
 			errs.Add(at("trigger_request_comment_id"), problems.Mismatch, "must be the pending request_comment_id or null")
 			continue
 		}
-		if t, err := schema.ParseTime(r.CreatedAt); err == nil && haveCreated && t.Before(created) {
-			errs.Add(at("created_at"), problems.Inconsistent, "a qualifying response is created at or after request_created_at")
+		if haveCreated && before(r.CreatedAt, created) && (r.Source != policy.SourceIssueComment || before(r.ContentVersionAt, created)) {
+			errs.Add(at("created_at"), problems.Inconsistent, "a qualifying response is created at or after request_created_at (an issue comment: created or last edited, as the summary comment qualifies by its edit)")
 		}
 		if r.CommitSHA != nil && s.RequestHeadSHA != nil && *r.CommitSHA != *s.RequestHeadSHA {
 			errs.Add(at("commit_sha"), problems.Mismatch, "a qualifying response is about request_head_sha")

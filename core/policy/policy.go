@@ -79,14 +79,19 @@ func RequestMarker(runID string, round int, sha string) string {
 	return "<!-- github-codex-pr-loop-request run=" + runID + " round=" + itoa(round) + " sha=" + sha + " -->"
 }
 
+// ReviewTrigger is the first line of every review request: the documented
+// way to ask Codex for a code review. Any other "@codex …" wording starts a
+// Codex cloud task instead, which answers in another form (PROTOCOL §3, §5).
+const ReviewTrigger = "@codex review"
+
 // InitialReviewTemplate is the round-0 review-request template for a run.
 func InitialReviewTemplate(runID string) string {
-	return "@codex please review this pull request.\n" + RequestMarker(runID, 0, FinalHeadShaMarker)
+	return ReviewTrigger + "\n" + RequestMarker(runID, 0, FinalHeadShaMarker)
 }
 
 // FixReviewTemplate is the review-request template of fix round n (n >= 1).
 func FixReviewTemplate(runID string, round int) string {
-	return "@codex please review this fix.\n" + RequestMarker(runID, round, FinalHeadShaMarker)
+	return ReviewTrigger + "\n" + RequestMarker(runID, round, FinalHeadShaMarker)
 }
 
 // AutomationKey is the canonical loop key.

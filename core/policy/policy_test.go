@@ -7,10 +7,10 @@ import (
 
 func TestTemplatesAndKeys(t *testing.T) {
 	run := "0123456789abcdef0123456789abcdef"
-	if got := InitialReviewTemplate(run); got != "@codex please review this pull request.\n<!-- github-codex-pr-loop-request run="+run+" round=0 sha={{FINAL_HEAD_SHA}} -->" {
+	if got := InitialReviewTemplate(run); got != "@codex review\n<!-- github-codex-pr-loop-request run="+run+" round=0 sha={{FINAL_HEAD_SHA}} -->" {
 		t.Fatalf("initial template %q", got)
 	}
-	if got := FixReviewTemplate(run, 3); !strings.HasPrefix(got, "@codex please review this fix.\n") || !strings.Contains(got, " round=3 ") {
+	if got := FixReviewTemplate(run, 3); !strings.HasPrefix(got, "@codex review\n") || !strings.Contains(got, " round=3 ") {
 		t.Fatalf("fix template %q", got)
 	}
 	if got := AutomationKey("octo/widgets", 42, run); got != "github-codex-pr-loop/octo/widgets/pull/42/run/"+run {

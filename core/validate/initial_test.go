@@ -468,21 +468,24 @@ func TestInitialTemplates(t *testing.T) {
 			return s + "\nhead: {{FINAL_HEAD_SHA}}"
 		}), want: []want{{rt, problems.Placeholder}}},
 		{name: "ReviewTemplateExactlyOneFinalHeadPlaceholder/none", mutate: edit("review_request_body_template", func(s string) string {
-			return "@codex please review this pull request.\n" + policy.RequestMarker(fixture.InitialRunID, 0, fixture.InitialHeadSHA)
+			return "@codex review\n" + policy.RequestMarker(fixture.InitialRunID, 0, fixture.InitialHeadSHA)
 		}), want: []want{{rt, problems.Placeholder}, {rt, problems.Template}}},
 		{name: "ReviewTemplateNoOtherPlaceholder", mutate: edit("review_request_body_template", func(s string) string {
-			return "@codex please review {{PR_TITLE}}.\n" + policy.RequestMarker(fixture.InitialRunID, 0, policy.FinalHeadShaMarker)
+			return "@codex review\n{{PR_TITLE}}\n" + policy.RequestMarker(fixture.InitialRunID, 0, policy.FinalHeadShaMarker)
 		}), want: []want{{rt, problems.Placeholder}}},
+		{name: "ReviewTemplateIsTheReviewTrigger", mutate: edit("review_request_body_template", func(s string) string {
+			return "@codex please review this pull request.\n" + policy.RequestMarker(fixture.InitialRunID, 0, policy.FinalHeadShaMarker)
+		}), want: []want{{rt, problems.Template}}},
 		{name: "ReviewTemplateNoStrayBraces", mutate: edit("review_request_body_template", func(s string) string { return s + " }}" }),
 			want: []want{{rt, problems.Placeholder}}},
 		{name: "ReviewTemplateCanonicalMarker/run", mutate: edit("review_request_body_template", func(s string) string {
-			return "@codex please review this pull request.\n" + policy.RequestMarker(otherRun, 0, policy.FinalHeadShaMarker)
+			return "@codex review\n" + policy.RequestMarker(otherRun, 0, policy.FinalHeadShaMarker)
 		}), want: []want{{rt, problems.Template}}},
 		{name: "ReviewTemplateCanonicalMarker/round0", mutate: edit("review_request_body_template", func(s string) string {
-			return "@codex please review this pull request.\n" + policy.RequestMarker(fixture.InitialRunID, 1, policy.FinalHeadShaMarker)
+			return "@codex review\n" + policy.RequestMarker(fixture.InitialRunID, 1, policy.FinalHeadShaMarker)
 		}), want: []want{{rt, problems.Template}}},
 		{name: "ReviewTemplateCanonicalMarker/spacing", mutate: edit("review_request_body_template", func(s string) string {
-			return "@codex please review this pull request.\n<!--github-codex-pr-loop-request run=" + fixture.InitialRunID + " round=0 sha={{FINAL_HEAD_SHA}} -->"
+			return "@codex review\n<!--github-codex-pr-loop-request run=" + fixture.InitialRunID + " round=0 sha={{FINAL_HEAD_SHA}} -->"
 		}), want: []want{{rt, problems.Template}}},
 		{name: "ReviewTemplateExactlyOneMarker", mutate: edit("review_request_body_template", func(s string) string {
 			return s + "\n" + policy.RequestMarker(otherRun, 0, fixture.InitialHeadSHA)

@@ -13,12 +13,14 @@ const markerPrefix = "<!-- github-codex-pr-loop-request "
 
 // CheckReviewTemplate enforces the review-request template rules shared by
 // the initial (round 0) and remediation (round fix_rounds+1) manifests:
-// "@codex", exactly one {{FINAL_HEAD_SHA}}, no other placeholder (PROTOCOL §3:
+// the first line is exactly the documented trigger "@codex review" (any
+// other "@codex …" wording starts a Codex cloud task, which never answers as
+// a review), exactly one {{FINAL_HEAD_SHA}}, no other placeholder (PROTOCOL §3:
 // nothing else that starts with "{{" or ends with "}}"), and exactly one
 // request marker, which is the canonical one for runID and round.
 func CheckReviewTemplate(tmpl, runID string, round int, path string, errs *problems.List) {
-	if !strings.Contains(tmpl, "@codex") {
-		errs.Add(path, problems.Template, "the review request must mention @codex")
+	if first, _, _ := strings.Cut(tmpl, "\n"); first != policy.ReviewTrigger {
+		errs.Add(path, problems.Template, "the first line must be exactly %q, the documented way to ask Codex for a review", policy.ReviewTrigger)
 	}
 	checkPlaceholders(tmpl, []string{policy.FinalHeadShaMarker}, path, errs)
 	marker := policy.RequestMarker(runID, round, policy.FinalHeadShaMarker)

@@ -1,6 +1,8 @@
 package plane2e
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
+
 	"context"
 	"os"
 	"path/filepath"
@@ -58,9 +60,14 @@ func driftCases() []driftCase {
 		},
 		{
 			name: "a .gitattributes filter no driver cleans",
+			before: func(t *testing.T, w *world) {
+				// The driver is configured with a smudge command only: no
+				// clean or process command runs on status, diff or add, so
+				// the safe profile accepts it. (A driver the repository does
+				// not configure at all is refused: filter-driver-not-configured.)
+				setup(t, w, "config", "filter.prloopnone.smudge", "cat")
+			},
 			change: func(t *testing.T, w *world) {
-				// No filter.<name>.clean or .process is configured at all,
-				// so the attribute is inert and the safe profile accepts it.
 				writeFile(t, w.bed.Path(".gitattributes"), "*.md text\n*.go diff=golang filter=prloopnone\n")
 			},
 			fields: []string{boundary + "attributes_snapshot_sha256", snap + "diff_sha256", snap + "paths", snap + "path_records", snap + "worktree_status_sha256"},
@@ -72,6 +79,8 @@ func driftCases() []driftCase {
 				// look at every path's filter attribute, find none naming
 				// it, and accept.
 				setup(t, w, "config", "filter.prloopunused.clean", "touch "+filterMarker(w)+"; cat")
+				setup(t, w, "config", "filter.prloopnone.smudge", "cat")
+				setup(t, w, "config", "filter.prloopother.smudge", "cat")
 				writeFile(t, w.bed.Path(".gitattributes"), "*.md text\n*.go diff=golang filter=prloopnone\n")
 			},
 			change: func(t *testing.T, w *world) {
@@ -225,9 +234,9 @@ func TestTheRightHashApprovesAndRecords(t *testing.T) {
 	wrong := []byte(p.PlanHash)
 	wrong[63] = "01"[map[bool]int{true: 1, false: 0}[wrong[63] == '0']]
 	refused := []struct{ typed, hint string }{
-		{string(wrong), "it does not match"},
-		{p.PlanHash[:32], "only the first 32 of 64 characters"},
-		{strings.ToUpper(p.PlanHash), "case differs"},
+		{string(wrong), "group 8 of 8 differs"},
+		{p.PlanHash[:32], "only 32 of the 64 characters"},
+		{strings.ToUpper(p.PlanHash), "the case differs"},
 		{"", "nothing was typed"},
 	}
 	for _, c := range refused {
@@ -236,6 +245,7 @@ func TestTheRightHashApprovesAndRecords(t *testing.T) {
 		}
 		approve(tm, c.typed)
 		w.waitScreen(tm, approval.Refusal, c.hint)
+		tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU}) // the refused input is kept; clear it
 	}
 	if n := w.rechecks.Load(); n != 0 {
 		t.Fatalf("a refused input triggered %d re-checks", n)

@@ -171,7 +171,7 @@ func (w *world) console(p *planner.Plan, want ...string) *teatest.TestModel {
 			if err != nil {
 				return approval.RecheckResult{}, err
 			}
-			return approval.RecheckResult{Document: q.Canonical, PlanHash: q.PlanHash}, nil
+			return approval.RecheckResult{Document: q.Canonical, PlanHash: q.PlanHash, Blobs: planner.Blobs(q)}, nil
 		},
 		Record: func(ctx context.Context) (string, error) { return w.record(ctx, p) },
 	}

@@ -49,6 +49,16 @@ func refusalCases() []refusalCase {
 			mentions: []string{"docs/config", "git metadata"},
 		},
 		{
+			name: "a hard link to .git/config",
+			change: func(t *testing.T, w *world) {
+				if err := os.Link(filepath.Join(w.bed.Checkout, ".git", "config"), w.bed.Path("docs/settings.ini")); err != nil {
+					t.Fatal(err)
+				}
+			},
+			code:     local.CodeGitMetadataPath,
+			mentions: []string{`"docs/settings.ini" is the same file as`, "config"},
+		},
+		{
 			name: "a path inside a directory git treats as .git",
 			change: func(t *testing.T, w *world) {
 				writeFile(t, w.bed.Path("docs/.Git/hooks/pre-commit"), "#!/bin/sh\n")
@@ -80,6 +90,32 @@ func refusalCases() []refusalCase {
 			},
 			code:     local.CodeInvalidPath,
 			mentions: []string{`"docs/new\nline.md"`},
+		},
+		{
+			name: "a path with a zero-width space",
+			change: func(t *testing.T, w *world) {
+				// Shown stripped, it would read as the real README.md.
+				writeFile(t, w.bed.Path("README\u200b.md"), "look-alike\n")
+			},
+			code:     local.CodeHiddenCharacter,
+			mentions: []string{`"README\u200b.md"`, "U+200B (zero-width character)"},
+		},
+		{
+			name: "a path with a bidi override",
+			change: func(t *testing.T, w *world) {
+				writeFile(t, w.bed.Path("docs/notes\u202ecod.exe"), "reversed\n")
+			},
+			code:     local.CodeHiddenCharacter,
+			mentions: []string{`"docs/notes\u202ecod.exe"`, "U+202E (bidi control)"},
+		},
+		{
+			name: "an LFS attribute whose driver only the global config has",
+			change: func(t *testing.T, w *world) {
+				writeFile(t, w.bed.Path(".gitattributes"), "*.bin filter=lfs diff=lfs merge=lfs -text\n")
+				writeFile(t, w.bed.Path("assets/model.bin"), "large content\n")
+			},
+			code:     local.CodeUnconfiguredFilter,
+			mentions: []string{`"lfs" (e.g. on "assets/model.bin")`, "committed as its raw content"},
 		},
 		{
 			name: "a name that is not UTF-8",

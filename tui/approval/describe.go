@@ -90,9 +90,9 @@ func DescribeOperation(op string, s schema.InitialSnapshot) string {
 	case policy.OpCreateBranch:
 		return fmt.Sprintf("create branch %s at %s", s.HeadBranch, short(s.CurrentHeadSHA))
 	case policy.OpRunValidation:
-		return fmt.Sprintf("run the %s below, in order, with no network; any failure stops the run", plural(len(s.Commands), "validation command"))
+		return fmt.Sprintf("run the %s listed under validate, in order, with no network; any failure stops the run", plural(len(s.Commands), "validation command"))
 	case policy.OpStageFiles:
-		return fmt.Sprintf("stage exactly the %s shown, each re-checked first", plural(len(s.Paths), "approved path"))
+		return fmt.Sprintf("stage exactly the %s listed under Files, each re-checked first", plural(len(s.Paths), "approved path"))
 	case policy.OpCommit:
 		return fmt.Sprintf("commit the staged paths on %s (hooks and signing off)", s.HeadBranch)
 	case policy.OpPush:

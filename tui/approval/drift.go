@@ -2,6 +2,9 @@ package approval
 
 import (
 	"fmt"
+
+	"github.com/charmbracelet/lipgloss"
+	"sort"
 	"strings"
 
 	"github.com/prloop/gh-prloop/core/docdiff"
@@ -17,13 +20,23 @@ func (m *Model) fillDrift() {
 	st, w := m.st, max(m.width, MinWidth)
 	r := m.result
 	var lines []string
+	if len(r.Files) > 0 {
+		lines = append(lines, st.Title.Render(sanitize.Line(fmt.Sprintf("Changed files (%d)", len(r.Files)), w)))
+		for _, f := range r.Files {
+			p, _ := shownPath(f)
+			for _, row := range wrapText(p, w-4) {
+				lines = append(lines, "    "+st.Warn.Render(row))
+			}
+		}
+		lines = append(lines, "")
+	}
 	for _, c := range r.Changes {
 		lines = append(lines, st.Title.Render(sanitize.Line(pathLabel(c), w)))
 		if c.Kind != docdiff.Added {
-			lines = append(lines, st.Fail.Bold(false).Render("    - "+sanitize.Line(c.Old, w-6)))
+			lines = append(lines, valueRows(st.Fail.Bold(false), "- ", c.Old, w)...)
 		}
 		if c.Kind != docdiff.Removed {
-			lines = append(lines, st.Pass.Render("    + "+sanitize.Line(c.New, w-6)))
+			lines = append(lines, valueRows(st.Pass, "+ ", c.New, w)...)
 		}
 	}
 	if r.Err != nil {
@@ -51,7 +64,7 @@ func pathLabel(c docdiff.Change) string {
 
 func (m *Model) driftView() string {
 	st := m.st
-	parts := []string{st.Error.Render(sanitize.Line(st.Glyphs.Fail+" "+DriftHeadline, m.width))}
+	parts := m.driftHeadline()
 	parts = append(parts, m.hashLines("approved", m.cfg.View.PlanHash)...)
 	parts = append(parts, m.hashLines("rebuilt", m.result.RebuiltHash)...)
 	parts = append(parts, m.drift.View())
@@ -65,6 +78,10 @@ func (m *Model) driftView() string {
 func DriftSummary(approved string, r Result) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\napproved plan hash %s\nrebuilt plan hash  %s\n", DriftHeadline, sanitize.Line(approved, 64), sanitize.Line(r.RebuiltHash, 64))
+	for _, f := range r.Files {
+		p, _ := shownPath(f)
+		fmt.Fprintf(&b, "  changed file: %s\n", p)
+	}
 	for _, c := range r.Changes {
 		fmt.Fprintf(&b, "  %s\n", sanitize.Line(pathLabel(c), 4096))
 		if c.Kind != docdiff.Added {
@@ -78,4 +95,51 @@ func DriftSummary(approved string, r Result) string {
 		fmt.Fprintf(&b, "  (the documents could not be compared field by field: %s)\n", sanitize.Line(r.Err.Error(), 4096))
 	}
 	return b.String()
+}
+
+// changedFiles compares the files the console showed with the rebuilt
+// plan's blobs and names each that differs: content changed, no longer
+// changed, or newly changed. nil when the re-check did not name blobs.
+func changedFiles(shown []File, rebuilt map[string]string) []string {
+	if rebuilt == nil {
+		return nil
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range shown {
+		seen[f.Path] = true
+		nb, ok := rebuilt[f.Path]
+		switch {
+		case !ok:
+			out = append(out, f.Path+" (no longer changed)")
+		case nb != f.NewBlob:
+			out = append(out, f.Path+" (content changed)")
+		}
+	}
+	var added []string
+	for p := range rebuilt {
+		if !seen[p] {
+			added = append(added, p+" (newly changed)")
+		}
+	}
+	sort.Strings(added)
+	return append(out, added...)
+}
+
+// valueRows shows a changed value whole, wrapped under its sign.
+func valueRows(style lipgloss.Style, sign, value string, width int) []string {
+	var out []string
+	for i, r := range wrapText(sanitize.Line(value, 1<<14), width-6) {
+		lead := "      "
+		if i == 0 {
+			lead = "    " + sign
+		}
+		out = append(out, style.Render(lead+r))
+	}
+	return out
+}
+
+// driftHeadline is the headline wrapped to the width: it is the verdict.
+func (m *Model) driftHeadline() []string {
+	return wrapStyled(m.st.Error, m.st.Glyphs.Fail+" "+DriftHeadline, m.width)
 }

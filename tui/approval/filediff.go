@@ -3,6 +3,7 @@ package approval
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -19,23 +20,26 @@ const (
 
 type diffLine struct {
 	kind lineKind
-	text string // raw file text, without its newline; sanitized when drawn
+	text string // raw file text, without its newline; escaped when drawn
+	num  int    // line number: the old side's for a removed line, else the new side's; 0 for a note
 }
 
 // contextLines is how many unchanged lines are kept around a change, as in
 // `git diff`.
 const contextLines = 3
 
-// maxShownLines bounds the lines kept for one file. The digest in the plan
-// covers the whole diff; a file of a million lines is still approved as a
-// whole, it just cannot be read here.
-const maxShownLines = 20000
+// diffTimeout bounds go-diff's search for a minimal diff of one file; past
+// it the diff is correct but coarser. The default (1 s) made every large
+// file cost a second before the console appeared.
+const diffTimeout = 200 * time.Millisecond
 
-// fileDiff is one file's rendered diff and its counts.
+// fileDiff is one file's diff and its counts. Every line of every side
+// that changes is in lines: nothing approved is cut.
 type fileDiff struct {
-	lines            []diffLine
-	added, removed   int
-	binary, tooLarge bool
+	lines          []diffLine
+	added, removed int
+	binary         bool
+	hidden         int // escaped characters in the shown lines (see sanitize.Escape)
 }
 
 // diffFile computes the line diff of f with go-diff's line mode: lines are
@@ -46,11 +50,13 @@ func diffFile(f File) fileDiff {
 		return fileDiff{binary: true, lines: []diffLine{{kind: lineNote, text: "binary file; contents are not shown"}}}
 	}
 	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = diffTimeout
 	a, b, table := dmp.DiffLinesToRunes(f.Old, f.New)
 	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(a, b, false), table)
 
 	var all []diffLine
 	var d fileDiff
+	oldN, newN := 0, 0
 	for _, df := range diffs {
 		kind := lineContext
 		switch df.Type {
@@ -61,13 +67,22 @@ func diffFile(f File) fileDiff {
 		}
 		for _, l := range splitLines(df.Text) {
 			text, hasNL := strings.CutSuffix(l, "\n")
-			all = append(all, diffLine{kind: kind, text: text})
+			num := 0
 			switch kind {
 			case lineAdded:
 				d.added++
+				newN++
+				num = newN
 			case lineRemoved:
 				d.removed++
+				oldN++
+				num = oldN
+			default:
+				oldN++
+				newN++
+				num = newN
 			}
+			all = append(all, diffLine{kind: kind, text: text, num: num})
 			if !hasNL && kind != lineContext {
 				// Otherwise "x" and "x\n" would show as the same line
 				// removed and added.
@@ -76,11 +91,10 @@ func diffFile(f File) fileDiff {
 		}
 	}
 	d.lines = collapse(all)
-	if len(d.lines) > maxShownLines {
-		d.tooLarge = true
-		rest := len(d.lines) - maxShownLines
-		d.lines = append(d.lines[:maxShownLines:maxShownLines],
-			diffLine{kind: lineNote, text: fmt.Sprintf("… %d more lines not shown; the plan's diff digest covers them", rest)})
+	for _, l := range d.lines {
+		if l.kind != lineNote {
+			d.hidden += hiddenCount(l.text)
+		}
 	}
 	if len(d.lines) == 0 {
 		d.lines = []diffLine{{kind: lineNote, text: "no content change"}}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/prloop/gh-prloop/tui/components/common"
 	"github.com/prloop/gh-prloop/tui/keys"
-	"github.com/prloop/gh-prloop/tui/sanitize"
 	"github.com/prloop/gh-prloop/tui/theme"
 )
 
@@ -20,14 +19,15 @@ type fileList struct {
 	common.Common
 	keys    keys.Scroll
 	files   []File
-	diffs   []fileDiff
+	diffs   []*fileDiff // shared with the model, filled in as computed
+	unbound []string
 	sel     int
 	top     int
 	focused bool
 }
 
-func newFileList(st *theme.Styles, files []File, diffs []fileDiff) fileList {
-	l := fileList{Common: common.Common{Styles: st}, keys: keys.NewScroll(), files: files, diffs: diffs}
+func newFileList(st *theme.Styles, files []File, diffs []*fileDiff, unbound []string) fileList {
+	l := fileList{Common: common.Common{Styles: st}, keys: keys.NewScroll(), files: files, diffs: diffs, unbound: unbound}
 	l.keys.SetEnabled(false)
 	return l
 }
@@ -93,7 +93,10 @@ func statusLetter(s FileStatus) string {
 	return "M"
 }
 
-func counts(d fileDiff) string {
+func counts(d *fileDiff) string {
+	if d == nil {
+		return "…"
+	}
 	if d.binary {
 		return "bin"
 	}
@@ -106,16 +109,22 @@ func (l fileList) View() string {
 		return ""
 	}
 	st := l.Styles
-	added, removed := 0, 0
+	added, removed, done := 0, 0, 0
 	for _, d := range l.diffs {
-		added += d.added
-		removed += d.removed
+		if d != nil {
+			added += d.added
+			removed += d.removed
+			done++
+		}
 	}
 	marker, style := " ", st.Section
 	if l.focused {
 		marker, style = st.Glyphs.Focus, st.Focused
 	}
 	title := fmt.Sprintf("%s Files (%d)  +%d -%d", marker, len(l.files), added, removed)
+	if done < len(l.diffs) {
+		title += " …"
+	}
 	out := []string{style.Render(common.Pad(common.Fit(title, l.Width), l.Width))}
 	for i := l.top; i < len(l.files) && len(out) < l.Height; i++ {
 		c := counts(l.diffs[i])
@@ -123,12 +132,25 @@ func (l fileList) View() string {
 		if i == l.sel {
 			mark = st.Glyphs.Focus
 		}
-		lead := mark + " " + statusLetter(l.files[i].Status) + " "
-		room := l.Width - ansi.StringWidth(lead) - len(c) - 1
-		name := common.Pad(sanitize.Line(l.files[i].Path, room), max(room, 0))
+		status := statusLetter(l.files[i].Status)
+		if l.unbound[i] != "" {
+			status = st.Glyphs.Fail // shown content is not the plan's
+		}
+		lead := mark + " " + status + " "
+		room := max(l.Width-ansi.StringWidth(lead)-ansi.StringWidth(c)-1, 0)
+		// The full path is in the diff pane's title (or wrapped above the
+		// diff); here a long one keeps its end, which names the file.
+		path, hidden := shownPath(l.files[i].Path)
+		if w := ansi.StringWidth(path); w > room && room > 1 {
+			path = ansi.TruncateLeft(path, w-room+1, "…")
+		}
+		name := common.Pad(path, room)
 		row := common.Fit(lead+name+" "+c, l.Width)
-		if i == l.sel {
+		switch {
+		case i == l.sel:
 			row = st.Selected.Render(row)
+		case hidden || l.unbound[i] != "":
+			row = st.Warn.Render(row)
 		}
 		out = append(out, row)
 	}

@@ -72,10 +72,23 @@ func (h *hashInput) Update(k tea.KeyMsg) {
 		h.value = append([]rune(nil), h.value[h.pos:]...)
 		h.pos = 0
 	case k.Type == tea.KeyRunes || k.Type == tea.KeySpace:
+		// Whitespace is shown as one space per run, so that a two-line
+		// paste (newline and indentation) reads like the hash as shown.
 		var ins []rune
+		prevSpace := h.pos > 0 && h.value[h.pos-1] == ' '
 		for _, r := range k.Runes {
-			if unicode.IsGraphic(r) && !unicode.Is(unicode.Cf, r) && len(h.value)+len(ins) < h.limit {
+			if len(h.value)+len(ins) >= h.limit {
+				break
+			}
+			switch {
+			case unicode.IsSpace(r):
+				if !prevSpace {
+					ins = append(ins, ' ')
+				}
+				prevSpace = true
+			case unicode.IsGraphic(r) && !unicode.Is(unicode.Cf, r):
 				ins = append(ins, r)
+				prevSpace = false
 			}
 		}
 		h.value = append(h.value[:h.pos], append(ins, h.value[h.pos:]...)...)
@@ -83,15 +96,29 @@ func (h *hashInput) Update(k tea.KeyMsg) {
 	}
 }
 
-// View draws the field in width cells, keeping the cursor visible.
+// Cursor glyphs for a screen without colour.
+const (
+	cursorBlock = "█"
+	cursorBar   = "▏"
+)
+
+// View draws the field in width cells, keeping the cursor visible: a value
+// longer than the field scrolls so that the cursor stays on screen.
 func (h *hashInput) View(width int) string {
 	if width <= 0 {
 		return ""
 	}
+	// Without colour (NO_COLOR, a dumb terminal) reverse video renders as
+	// nothing, so the cursor is drawn as a glyph instead: a block at the
+	// end, a bar before the character it is on.
+	plain := h.cursorS.Render(" ") == " "
 	if len(h.value) == 0 {
 		cur := ""
 		if h.focused {
 			cur = h.cursorS.Render(" ")
+			if plain {
+				cur = cursorBlock
+			}
 			width--
 		}
 		return cur + h.muted.Render(sanitize.Line(h.placeholder, width))
@@ -101,10 +128,17 @@ func (h *hashInput) View(width int) string {
 	if h.pos < len(h.value) {
 		at, after = string(h.value[h.pos]), string(h.value[h.pos+1:])
 	}
+	if h.focused && plain {
+		if h.pos == len(h.value) {
+			at = cursorBlock
+		} else {
+			at, after = cursorBar, at+after
+		}
+	}
 	// Show the end of a long value: that is where typing happens.
 	room := width - 1
 	if w := ansi.StringWidth(before); w > room {
-		before = ansi.TruncateLeft(before, w-room, "…")
+		before = ansi.TruncateLeft(before, w-room+1, "…")
 	}
 	room -= ansi.StringWidth(before)
 	after = ansi.Truncate(after, max(room, 0), "…")

@@ -65,11 +65,11 @@ func sampleView(t testing.TB) View {
 		}
 		nw.WriteString(line)
 	}
-	v.Files = []File{
-		{Path: "README.md", Old: "# Hello wrold\n\nSee docs.\n", New: "# Hello world\n\nSee docs.\n"},
-		{Path: "src/long.txt", Old: old.String(), New: nw.String()},
-		{Path: "docs/new.md", Status: Added, New: "brand new\n"},
-	}
+	v.Files = bindFiles(
+		File{Path: "README.md", Old: "# Hello wrold\n\nSee docs.\n", New: "# Hello world\n\nSee docs.\n"},
+		File{Path: "src/long.txt", Old: old.String(), New: nw.String()},
+		File{Path: "docs/new.md", Status: Added, New: "brand new\n"},
+	)
 	return v
 }
 
@@ -137,9 +137,32 @@ func hostileView(t testing.TB) View {
 	v.Posture = []string{hostile("posture1"), hostile("posture2")}
 	v.Commands = [][]string{{hostile("cmd"), hostile("arg")}}
 	v.Operations = []Operation{{Name: hostile("op"), Description: hostile("desc")}}
-	v.Files = []File{
-		{Path: hostile("path1"), Old: hostile("old1") + "\n", New: hostile("new1") + "\n"},
-		{Path: hostile("path2"), Old: "", New: "\t\tindented " + hostile("new2") + "\r\nx"},
-	}
+	v.Files = bindFiles(
+		File{Path: hostile("path1"), Old: hostile("old1") + "\n", New: hostile("new1") + "\n"},
+		File{Path: hostile("path2"), Old: "", New: "\t\tindented " + hostile("new2") + "\r\nx"},
+	)
 	return v
+}
+
+// bindFiles gives each file the blob ids of its own sides, as a plan built
+// from the same bytes would (SHA-1 object format).
+func bindFiles(files ...File) []File {
+	sha1Like := strings.Repeat("0", 40)
+	for i, f := range files {
+		if f.Status != Added {
+			files[i].OldBlob = gitBlobID(sha1Like, f.Old)
+		}
+		if f.Status != Deleted {
+			files[i].NewBlob = gitBlobID(sha1Like, f.New)
+		}
+	}
+	return files
+}
+
+// settle runs the console's own background work (the lazy diffs) to the
+// end, as the program would between frames.
+func settle(m *Model) {
+	for cmd := m.Init(); cmd != nil; {
+		_, cmd = m.Update(cmd())
+	}
 }

@@ -2,6 +2,7 @@ package approval
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -20,28 +21,11 @@ const (
 	MinHeight = 18
 )
 
-const opNameWidth = 22
+const opNameWidth = 22 // "bootstrap-automation" and a margin
 
-// minMiddle is the height kept for the files and the diff; the summary and
-// the operations take what they need of the rest.
-const minMiddle = 8
-
-// share splits room between two panes wanting a and b lines: both get what
-// they want if it fits, else each gets half and the unused part of one half
-// goes to the other.
-func share(room, a, b int) (int, int) {
-	if a+b <= room {
-		return a, b
-	}
-	ha, hb := room/2, room-room/2
-	switch {
-	case a < ha:
-		return a, room - a
-	case b < hb:
-		return room - b, b
-	}
-	return ha, hb
-} // "bootstrap-automation" and a margin
+// minMiddle is the height kept for the files and the diff (a title and
+// four rows); the plan summary comes first, since it is what is approved.
+const minMiddle = 5
 
 func (m *Model) inDrift() bool {
 	return m.state == stateDrift || (m.state == stateDone && m.result.Outcome == Drift)
@@ -51,6 +35,13 @@ func (m *Model) tooSmall() bool { return m.width < MinWidth || m.height < MinHei
 
 // SetSize lays the console out for a terminal of width × height; the
 // program calls it on every tea.WindowSizeMsg.
+//
+// Panes are sized to their content, in the order of what matters to the
+// approval: the summary (repository, branches, boundary, validation
+// commands, title, body) is shown whole whenever the terminal allows; the
+// operations follow, in full with what each does when there is room, else
+// as one line of names in the summary (tab shows them in full in place of
+// the diff); the files and the diff take every row that is left.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = max(width, 0), max(height, 0)
 	if m.tooSmall() {
@@ -63,18 +54,31 @@ func (m *Model) SetSize(width, height int) {
 	if m.inDrift() {
 		m.fillDrift()
 		// headline, two hashes, the "plan again" line, help
-		m.drift.SetSize(w, m.height-1-2*m.hashHeight()-1-m.helpHeight())
+		m.drift.SetSize(w, m.height-len(m.driftHeadline())-2*m.hashHeight()-1-m.helpHeight())
 		return
 	}
 
 	sum := m.summaryLines(w)
+	opsFull := m.opsLines(w)
+	m.opsInline = 1+len(sum)+1+len(opsFull)+minMiddle > free
+	if m.opsInline {
+		sum = append(sum, m.opsCompact(w)...)
+	}
 	m.summary.SetContent(m.summaryTitle(), nil, sum)
-	m.fillOps(w)
+	m.ops.SetContent(m.opsTitle(), nil, opsFull)
 
-	sumH, opsH := share(free-minMiddle, 1+len(sum), 1+len(m.cfg.View.Operations))
+	sumH := min(1+len(sum), free-minMiddle)
+	opsH := 0
+	if !m.opsInline {
+		opsH = 1 + len(opsFull)
+	}
 	midH := free - sumH - opsH
 	m.summary.SetSize(w, sumH)
-	m.ops.SetSize(w, opsH)
+	if m.opsInline {
+		m.ops.SetSize(w, midH) // shown in place of the files and the diff
+	} else {
+		m.ops.SetSize(w, opsH)
+	}
 
 	filesW := min(max(w/3, 24), 44)
 	m.files.SetSize(filesW, midH)
@@ -82,8 +86,18 @@ func (m *Model) SetSize(width, height int) {
 	m.fillDiff(false)
 }
 
+// hashLabelWidth is the width of the label before a hash: the full
+// "Plan hash" where the hash still fits on one line beside it, a short one
+// where only that keeps it on one line.
+func (m *Model) hashLabelWidth() int {
+	if m.width >= labelWidth+71 || m.width < 9+71 {
+		return labelWidth
+	}
+	return 9 // "approved " and "rebuilt " still fit
+}
+
 func (m *Model) hashHeight() int {
-	if m.width >= labelWidth+71 {
+	if m.width >= m.hashLabelWidth()+71 {
 		return 1
 	}
 	return 2
@@ -101,22 +115,68 @@ func (m *Model) helpHeight() int {
 }
 
 func (m *Model) summaryTitle() string {
-	v := m.cfg.View
-	return "Plan for " + sanitize.Line(v.Repository, 60) + " " + m.st.Glyphs.Sep + " " + sanitize.Line(v.Mode, 20)
+	if m.repoInTitle(m.width) {
+		return "Plan for " + sanitize.Line(m.repoLine(), 1<<12)
+	}
+	return "Plan for " + sanitize.Line(m.cfg.View.Repository, 1<<12)
 }
 
-func (m *Model) fillOps(width int) {
+func (m *Model) opsTitle() string {
+	return fmt.Sprintf("Operations (%d, in this order)", len(m.cfg.View.Operations))
+}
+
+// opsLines is every operation with what it does, wrapped, never cut.
+func (m *Model) opsLines(width int) []string {
 	var lines []string
-	room := width - 4 - opNameWidth
+	room := max(width-4-opNameWidth, 8)
+	indent := strings.Repeat(" ", 4+opNameWidth)
 	for i, op := range m.cfg.View.Operations {
 		name := common.Pad(sanitize.Line(op.Name, opNameWidth-1), opNameWidth)
-		lines = append(lines, fmt.Sprintf("%2d. ", i+1)+m.st.Title.Render(name)+m.st.Text.Render(sanitize.Line(op.Description, room)))
+		for j, part := range wrapText(sanitize.Line(op.Description, 1<<12), room) {
+			if j == 0 {
+				lines = append(lines, fmt.Sprintf("%2d. ", i+1)+m.st.Title.Render(name)+m.st.Text.Render(part))
+			} else {
+				lines = append(lines, indent+m.st.Text.Render(part))
+			}
+		}
 	}
-	m.ops.SetContent(fmt.Sprintf("Operations (%d, in this order)", len(m.cfg.View.Operations)), nil, lines)
+	return lines
 }
 
-// fillDiff shows the selected file. A new selection starts at the top of
-// its diff; a resize keeps the scroll position.
+// opsCompact is the operations as one wrapped line of names, for the
+// summary when the full list does not fit.
+func (m *Model) opsCompact(width int) []string {
+	names := make([]string, len(m.cfg.View.Operations))
+	for i, op := range m.cfg.View.Operations {
+		names[i] = fmt.Sprintf("%d.%s", i+1, op.Name)
+	}
+	var lines []string
+	for i, l := range wrapFacts(names, " ", width-labelWidth) {
+		label := ""
+		if i == 0 {
+			label = "operations"
+		}
+		lines = append(lines, m.st.Muted.Render(common.Pad(label, labelWidth))+m.st.Text.Render(l))
+	}
+	return lines
+}
+
+// wrapText breaks one line of text at spaces into rows of at most width
+// cells (a word longer than a row is broken), never cutting anything.
+func wrapText(s string, width int) []string {
+	if width <= 0 {
+		return nil
+	}
+	if ansi.StringWidth(s) <= width {
+		return []string{s}
+	}
+	return strings.Split(ansi.Wrap(s, width, ""), "\n")
+}
+
+// fillDiff shows the selected file, whole: every changed line, escaped and
+// wrapped, with its line number. A new selection starts at the top of its
+// diff; a resize keeps the scroll position. A diff still being computed
+// says so.
 func (m *Model) fillDiff(reset bool) {
 	if reset {
 		focused := m.diff.Focused()
@@ -128,28 +188,91 @@ func (m *Model) fillDiff(reset bool) {
 		}
 	}
 	width := m.diff.Width
+	if width <= 0 {
+		return
+	}
 	if len(m.cfg.View.Files) == 0 {
 		m.diff.SetContent("Diff", nil, []string{m.st.Muted.Render(common.Fit("  the plan changes no file", width))})
 		return
 	}
 	i := m.files.sel
+	f := m.cfg.View.Files[i]
+	path, pathHidden := shownPath(f.Path)
+	var fixed []string
+	title := "Diff " + m.st.Glyphs.Sep + " " + path
+	if ansi.StringWidth(title)+2 > width {
+		// The path is part of what is approved: shown whole, wrapped.
+		title = fmt.Sprintf("Diff %s file %d of %d", m.st.Glyphs.Sep, i+1, len(m.cfg.View.Files))
+		fixed = append(fixed, codeRows(f.Path, width, paint(m.st.Text), paint(m.st.Warn))...)
+	}
+	if why := m.unbound[i]; why != "" {
+		fixed = append(fixed, wrapStyled(m.st.Error, m.st.Glyphs.Fail+" "+why+"; this plan cannot be approved", width)...)
+	}
 	d := m.diffs[i]
-	title := "Diff " + m.st.Glyphs.Sep + " " + sanitize.Line(m.cfg.View.Files[i].Path, max(width-12, 1))
-	removed := m.st.Fail.Bold(false)
-	lines := make([]string, len(d.lines))
-	for j, l := range d.lines {
-		switch l.kind {
-		case lineAdded:
-			lines[j] = m.st.Pass.Render("+ " + codeLine(l.text, width-2))
-		case lineRemoved:
-			lines[j] = removed.Render("- " + codeLine(l.text, width-2))
-		case lineNote:
-			lines[j] = m.st.Muted.Render(sanitize.Line(l.text, width))
-		default:
-			lines[j] = m.st.Text.Render("  " + codeLine(l.text, width-2))
+	if d == nil {
+		if pathHidden {
+			fixed = append(fixed, wrapStyled(m.st.Warn, m.st.Glyphs.Notice+" hidden characters in the path, shown as ⟨U+…⟩", width)...)
+		}
+		m.diff.SetContent(title, fixed, []string{m.st.Muted.Render(common.Fit("  computing the diff…", width))})
+		return
+	}
+	if n := d.hidden + pathHiddenCount(f.Path); n > 0 {
+		fixed = append(fixed, wrapStyled(m.st.Warn, fmt.Sprintf("%s %s, shown as ⟨U+…⟩", m.st.Glyphs.Notice, plural(n, "hidden or control character")), width)...)
+	}
+	m.diff.SetContent(title, fixed, m.diffRows(d, width))
+}
+
+// diffRows draws a diff: "<number> <+|-| > <text>", each line wrapped under
+// its text with the number column left blank on continuation rows.
+func (m *Model) diffRows(d *fileDiff, width int) []string {
+	maxNum := 0
+	for _, l := range d.lines {
+		maxNum = max(maxNum, l.num)
+	}
+	numW := len(strconv.Itoa(maxNum))
+	gutter := numW + 3
+	room := max(width-gutter, 1)
+	muted, warn := paint(m.st.Muted), paint(m.st.Warn)
+	kinds := map[lineKind]struct {
+		style painter
+		mark  string
+	}{
+		lineContext: {paint(m.st.Text), " "},
+		lineAdded:   {paint(m.st.Pass), "+"},
+		lineRemoved: {paint(m.st.Fail.Bold(false)), "-"},
+	}
+	for k, v := range kinds {
+		v.mark = v.style.Render(v.mark)
+		kinds[k] = v
+	}
+	blank := muted.Render(strings.Repeat(" ", numW))
+	out := make([]string, 0, len(d.lines))
+	for _, l := range d.lines {
+		if l.kind == lineNote {
+			for _, r := range wrapText(sanitize.Line(l.text, 1<<12), width) {
+				out = append(out, muted.Render(r))
+			}
+			continue
+		}
+		k := kinds[l.kind]
+		for j, r := range codeRows(l.text, room, k.style, warn) {
+			num := blank
+			if j == 0 {
+				num = muted.Render(fmt.Sprintf("%*d", numW, l.num))
+			}
+			out = append(out, num+" "+k.mark+" "+r)
 		}
 	}
-	m.diff.SetContent(title, nil, lines)
+	return out
+}
+
+// wrapStyled wraps one message into rows in one style.
+func wrapStyled(st lipgloss.Style, s string, width int) []string {
+	rows := wrapText(sanitize.Line(s, 1<<12), width)
+	for i, r := range rows {
+		rows[i] = st.Render(r)
+	}
+	return rows
 }
 
 // View implements tea.Model.
@@ -174,10 +297,14 @@ func (m *Model) tooSmallView() string {
 
 func (m *Model) reviewView() string {
 	st := m.st
-	parts := []string{
-		m.summary.View(),
-		lipgloss.JoinHorizontal(lipgloss.Top, m.files.View(), " ", m.diff.View()),
-		m.ops.View(),
+	parts := []string{m.summary.View()}
+	switch {
+	case m.opsInline && m.focus == focusOps:
+		parts = append(parts, m.ops.View())
+	case m.opsInline:
+		parts = append(parts, lipgloss.JoinHorizontal(lipgloss.Top, m.files.View(), " ", m.diff.View()))
+	default:
+		parts = append(parts, lipgloss.JoinHorizontal(lipgloss.Top, m.files.View(), " ", m.diff.View()), m.ops.View())
 	}
 	parts = append(parts, m.hashLines("Plan hash", m.cfg.View.PlanHash)...)
 
@@ -194,13 +321,17 @@ func (m *Model) reviewView() string {
 
 func (m *Model) hashLines(label, hash string) []string {
 	g := hashGroups(sanitize.Line(hash, 64))
-	lead := m.st.Muted.Render(common.Pad(label, labelWidth))
+	lw := m.hashLabelWidth()
+	if lw < len(label)+1 {
+		label = "hash"
+	}
+	lead := m.st.Muted.Render(common.Pad(label, lw))
 	if m.hashHeight() == 1 || len(g) <= 4 {
 		return []string{lead + m.st.Title.Render(strings.Join(g, " "))}
 	}
 	return []string{
 		lead + m.st.Title.Render(strings.Join(g[:4], " ")),
-		strings.Repeat(" ", labelWidth) + m.st.Title.Render(strings.Join(g[4:], " ")),
+		strings.Repeat(" ", lw) + m.st.Title.Render(strings.Join(g[4:], " ")),
 	}
 }
 
@@ -216,6 +347,9 @@ func (m *Model) noticeLine() string {
 	}
 	if m.notice != "" {
 		return st.Error.Render(sanitize.Line(st.Glyphs.Fail+" "+m.notice, w))
+	}
+	if m.input.Value() != "" {
+		return m.progressLine()
 	}
 	return st.Muted.Render(sanitize.Line("Review the plan (tab moves between panes), then type its hash to approve it.", w))
 }

@@ -14,11 +14,13 @@ import (
 
 	"github.com/prloop/gh-prloop/core/docdiff"
 	"github.com/prloop/gh-prloop/tui/components/pane"
+	"github.com/prloop/gh-prloop/tui/sanitize"
 	"github.com/prloop/gh-prloop/tui/theme"
 )
 
-// Refusal is shown whenever what was typed is not the plan hash.
-const Refusal = "Type the full plan hash to approve; nothing was approved"
+// Refusal opens the message shown whenever what was typed is not the plan
+// hash, or the plan cannot be approved; a reason follows it.
+const Refusal = "Not approved"
 
 // Messages shown while the console waits on the caller.
 const (
@@ -80,22 +82,32 @@ type Model struct {
 	notice string // the message line: a refusal, progress or a failure
 	cancel context.CancelFunc
 
-	diffs   []fileDiff
-	summary pane.Model
-	files   fileList
-	diff    pane.Model
-	ops     pane.Model
-	drift   pane.Model
-	input   hashInput
-	spin    spinner.Model
+	diffs     []*fileDiff // nil until computed (off the UI goroutine)
+	diffBusy  bool        // a diff is being computed
+	unbound   []string    // per file: why what is shown is not the plan's blob ("" when it is)
+	opsInline bool        // the operations are listed by name in the summary
+	summary   pane.Model
+	files     fileList
+	diff      pane.Model
+	ops       pane.Model
+	drift     pane.Model
+	input     hashInput
+	spin      spinner.Model
 }
 
 type recheckMsg struct {
+	files   []string
 	res     RecheckResult
 	err     error
 	drift   bool
 	changes []docdiff.Change
 	diffErr error
+}
+
+// diffMsg carries a file's diff, computed off the UI goroutine.
+type diffMsg struct {
+	i int
+	d *fileDiff
 }
 
 type recordMsg struct {
@@ -111,12 +123,16 @@ func New(cfg Config, st *theme.Styles) *Model {
 	m := &Model{cfg: cfg, st: st, keys: NewKeyMap(), fkeys: newFinishedKeys(), focus: focusInput}
 	m.help = help.New()
 	m.help.Styles = st.Help
-	m.diffs = make([]fileDiff, len(cfg.View.Files))
+	// Hashing every side is cheap (SHA-1 runs at about 1 GB/s) and must be
+	// complete before anything can be approved; diffing is not, and is done
+	// lazily, the selected file first.
+	m.diffs = make([]*fileDiff, len(cfg.View.Files))
+	m.unbound = make([]string, len(cfg.View.Files))
 	for i, f := range cfg.View.Files {
-		m.diffs[i] = diffFile(f)
+		m.unbound[i] = f.unbound()
 	}
 	m.summary = pane.New(st)
-	m.files = newFileList(st, cfg.View.Files, m.diffs)
+	m.files = newFileList(st, cfg.View.Files, m.diffs, m.unbound)
 	m.diff = pane.New(st)
 	m.ops = pane.New(st)
 	m.drift = pane.New(st)
@@ -137,8 +153,47 @@ func (m *Model) Result() Result { return m.result }
 // Outcome is Result().Outcome.
 func (m *Model) Outcome() Outcome { return m.result.Outcome }
 
-// Init implements tea.Model.
-func (m *Model) Init() tea.Cmd { return nil }
+// Init implements tea.Model: it starts computing the diffs.
+func (m *Model) Init() tea.Cmd { return m.nextDiff() }
+
+// nextDiff computes the selected file's diff if it is missing, else the
+// first missing one, one at a time, so the first screen never waits on a
+// diff and the counts fill in behind it.
+func (m *Model) nextDiff() tea.Cmd {
+	if m.diffBusy || len(m.diffs) == 0 {
+		return nil
+	}
+	i := m.files.sel
+	if m.diffs[i] != nil {
+		i = -1
+		for j, d := range m.diffs {
+			if d == nil {
+				i = j
+				break
+			}
+		}
+	}
+	if i < 0 {
+		return nil
+	}
+	m.diffBusy = true
+	f := m.cfg.View.Files[i]
+	return func() tea.Msg {
+		d := diffFile(f)
+		return diffMsg{i: i, d: &d}
+	}
+}
+
+func (m *Model) onDiff(msg diffMsg) tea.Cmd {
+	m.diffBusy = false
+	if msg.i >= 0 && msg.i < len(m.diffs) {
+		m.diffs[msg.i] = msg.d
+		if msg.i == m.files.sel {
+			m.fillDiff(false)
+		}
+	}
+	return m.nextDiff()
+}
 
 // Update implements tea.Model; it only routes.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -152,6 +207,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onRecheck(msg)
 	case recordMsg:
 		return m, m.onRecord(msg)
+	case diffMsg:
+		return m, m.onDiff(msg)
 	case spinner.TickMsg:
 		if m.state == stateChecking || m.state == stateRecording {
 			var cmd tea.Cmd
@@ -224,6 +281,7 @@ func (m *Model) reviewKey(k tea.KeyMsg) tea.Cmd {
 	case focusFiles:
 		if m.files.Update(k) {
 			m.fillDiff(true)
+			return m.nextDiff()
 		}
 		return nil
 	case focusDiff:
@@ -231,8 +289,9 @@ func (m *Model) reviewKey(k tea.KeyMsg) tea.Cmd {
 	case focusOps:
 		return m.ops.Update(k)
 	}
+	before := m.input.Value()
 	m.input.Update(k)
-	if m.input.Value() != "" {
+	if m.input.Value() != before {
 		m.notice = "" // a new attempt: the old refusal no longer applies
 	}
 	return nil
@@ -272,14 +331,21 @@ func (m *Model) toggleHelp() {
 	m.SetSize(m.width, m.height)
 }
 
-// submit approves only the exact hash; anything else is refused and the
-// input cleared for a fresh attempt.
+// submit approves only the exact hash (whitespace aside) of a plan whose
+// every shown file is the plan's content; anything else is refused, and
+// what was typed is kept so that the differing group can be corrected.
 func (m *Model) submit() tea.Cmd {
 	typed := m.input.Value()
 	if why := refusalReason(typed, m.cfg.View.PlanHash); why != "" {
-		m.notice = Refusal + " (" + why + ")."
-		m.input.Reset()
+		m.notice = Refusal + ": " + why + "."
 		return nil
+	}
+	for i, why := range m.unbound {
+		if why != "" {
+			p, _ := shownPath(m.cfg.View.Files[i].Path)
+			m.notice = Refusal + ": " + p + " changed since the plan was built; plan again."
+			return nil
+		}
 	}
 	if m.cfg.Recheck == nil || m.cfg.Record == nil {
 		return m.fail(errors.New("the console was started without a re-check or a recorder"))
@@ -289,11 +355,11 @@ func (m *Model) submit() tea.Cmd {
 	m.input.Blur()
 	ctx, cancel := context.WithCancel(m.cfg.Context)
 	m.cancel = cancel
-	return tea.Batch(m.spin.Tick, recheckCmd(ctx, m.cfg.Recheck, m.cfg.View.PlanHash, m.cfg.View.Document))
+	return tea.Batch(m.spin.Tick, recheckCmd(ctx, m.cfg.Recheck, m.cfg.View.PlanHash, m.cfg.View.Document, m.cfg.View.Files))
 }
 
 // recheckCmd runs off the UI goroutine; it captures only immutable values.
-func recheckCmd(ctx context.Context, recheck func(context.Context) (RecheckResult, error), hash string, doc []byte) tea.Cmd {
+func recheckCmd(ctx context.Context, recheck func(context.Context) (RecheckResult, error), hash string, doc []byte, shown []File) tea.Cmd {
 	return func() tea.Msg {
 		res, err := recheck(ctx)
 		if err != nil {
@@ -302,6 +368,7 @@ func recheckCmd(ctx context.Context, recheck func(context.Context) (RecheckResul
 		msg := recheckMsg{res: res}
 		if res.PlanHash != hash || (len(doc) > 0 && !bytes.Equal(res.Document, doc)) {
 			msg.drift = true
+			msg.files = changedFiles(shown, res.Blobs)
 			if len(doc) > 0 && len(res.Document) > 0 {
 				msg.changes, msg.diffErr = docdiff.Diff(doc, res.Document)
 			} else {
@@ -321,7 +388,7 @@ func (m *Model) onRecheck(msg recheckMsg) tea.Cmd {
 		return m.fail(fmt.Errorf("the plan could not be rebuilt: %w", msg.err))
 	case msg.drift:
 		m.release()
-		m.result = Result{Outcome: Drift, RebuiltHash: msg.res.PlanHash, Changes: msg.changes, Err: msg.diffErr}
+		m.result = Result{Outcome: Drift, RebuiltHash: msg.res.PlanHash, Changes: msg.changes, Files: msg.files, Err: msg.diffErr}
 		m.state = stateDrift
 		m.drift.Focus() // the only pane left: its keys scroll the changes
 		m.SetSize(m.width, m.height)
@@ -365,4 +432,14 @@ func (m *Model) release() {
 		m.cancel()
 		m.cancel = nil
 	}
+}
+
+// progressLine is the live feedback under the input.
+func (m *Model) progressLine() string {
+	text, ok := progress(m.input.Value(), m.cfg.View.PlanHash)
+	style := m.st.Pass
+	if !ok {
+		style = m.st.Error
+	}
+	return style.Render(sanitize.Line(text, m.width))
 }

@@ -46,5 +46,6 @@ type Result struct {
 	Statement   string           // Approved: Record's one-line statement
 	RebuiltHash string           // Drift: the rebuilt plan's hash
 	Changes     []docdiff.Change // Drift: the changed fields (empty if the documents could not be compared)
+	Files       []string         // Drift: the changed files, each "path (what changed)", when the re-check named its blobs
 	Err         error            // Failed: why; Drift: why the documents could not be compared, if so
 }

@@ -13,6 +13,10 @@ import (
 	"github.com/prloop/gh-prloop/tui/theme"
 )
 
+// CancelledMessage is printed when the human leaves the console without
+// approving: the alternate screen is gone, so say what happened.
+const CancelledMessage = "cancelled; nothing was approved"
+
 // Options configure Run.
 type Options struct {
 	View    View
@@ -20,6 +24,7 @@ type Options struct {
 	Record  func(ctx context.Context) (string, error)
 	In      io.Reader // nil: the program's default (stdin)
 	Out     io.Writer // nil: os.Stdout
+	Err     io.Writer // nil: os.Stderr; where a cancel is confirmed
 	// Width and Height are the size drawn at until the terminal reports
 	// its own; they matter only when Out is not a terminal (a scripted demo
 	// with GH_FORCE_TTY, a test), where no size is ever reported.
@@ -41,6 +46,9 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	if o.Out == nil {
 		o.Out = os.Stdout
 	}
+	if o.Err == nil {
+		o.Err = os.Stderr
+	}
 	st := o.Styles
 	if st == nil {
 		color := theme.ColorEnabled(os.Getenv, theme.IsTTY(o.Out, os.Getenv))
@@ -56,6 +64,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	if _, err := tea.NewProgram(m, opts...).Run(); err != nil {
 		m.release()
 		if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+			fmt.Fprintln(o.Err, CancelledMessage)
 			return Cancelled, ctx.Err()
 		}
 		return Failed, fmt.Errorf("approval console: %w", err)
@@ -66,6 +75,8 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		fmt.Fprintln(o.Out, sanitize.Line(r.Statement, 4096))
 	case Drift:
 		fmt.Fprint(o.Out, DriftSummary(o.View.PlanHash, r))
+	case Cancelled:
+		fmt.Fprintln(o.Err, CancelledMessage)
 	case Failed:
 		return Failed, r.Err
 	}

@@ -12,25 +12,32 @@ import (
 
 const labelWidth = 11
 
-// summaryLines is the plan at a glance, fitted to width. Every value goes
-// through sanitize; the labels are ours.
+// summaryLines is the plan at a glance, in width cells. Every value goes
+// through sanitize and is wrapped, never cut: all of it is approved.
 func (m *Model) summaryLines(width int) []string {
 	v, st := m.cfg.View, m.st
 	sep := " " + st.Glyphs.Sep + " "
 	room := width - labelWidth
-	row := func(label, value string) string {
-		return st.Muted.Render(common.Pad(label, labelWidth)) + st.Text.Render(sanitize.Line(value, room))
+	var lines []string
+	add := func(label, value string) {
+		for i, part := range wrapText(value, room) {
+			if i > 0 {
+				label = ""
+			}
+			lines = append(lines, st.Muted.Render(common.Pad(label, labelWidth))+st.Text.Render(part))
+		}
 	}
-	pr := "new pull request"
+	row := func(label, value string) { add(label, sanitize.Line(value, 1<<12)) }
+	pr := "new PR"
 	if v.ExistingPR != 0 {
-		pr = fmt.Sprintf("reuse pull request #%d", v.ExistingPR)
+		pr = fmt.Sprintf("reuse PR #%d", v.ExistingPR)
 	}
-	lines := []string{
-		row("repository", v.Repository+" on "+v.Host+" via remote "+v.RemoteName),
-		row("base", v.BaseBranch+" @ "+v.BaseSHA),
-		row("head", v.HeadBranch+" @ "+v.HeadSHA),
-		row("mode", v.Mode+sep+pr+sep+"run "+v.RunID),
+	if !m.repoInTitle(width) {
+		row("repository", m.repoLine())
 	}
+	row("base", v.BaseBranch+" @ "+v.BaseSHA)
+	row("head", v.HeadBranch+" @ "+v.HeadSHA)
+	row("mode", v.Mode+sep+pr+sep+"run "+v.RunID)
 	for i, l := range wrapFacts(v.Posture, sep, room) {
 		label := ""
 		if i == 0 {
@@ -43,31 +50,45 @@ func (m *Model) summaryLines(width int) []string {
 		if i == 0 {
 			label = "RISK"
 		}
-		lines = append(lines, row(label, r))
+		// A risk the human accepts by approving stands out in the warning
+		// colour, wrapped whole like every other approved value.
+		for j, part := range wrapText(sanitize.Line(r, 1<<12), room) {
+			if j > 0 {
+				label = ""
+			}
+			lines = append(lines, st.Warn.Render(common.Pad(label, labelWidth))+st.Warn.Render(part))
+		}
 	}
 	if len(v.Commands) == 0 {
-		lines = append(lines, row("validate", "no validation commands"))
+		row("validate", "no validation commands")
 	}
 	for i, argv := range v.Commands {
 		label := ""
 		if i == 0 {
 			label = "validate"
 		}
-		lines = append(lines, st.Muted.Render(common.Pad(label, labelWidth))+st.Text.Render(sanitize.Line(shellJoin(argv), room)))
+		row(label, shellJoin(argv))
 	}
-	// The PR title is bound only by its digest, and the approver is who is
-	// typing; both are context, so they come last.
+	// The PR title and body are bound by their digests; the approver is who
+	// is typing.
 	if v.Title != "" {
-		lines = append(lines, row("title", v.Title))
+		row("title", v.Title)
+	}
+	if v.Body != "" {
+		label := "body"
+		for _, para := range strings.Split(strings.TrimRight(sanitize.Text(v.Body), "\n"), "\n") {
+			add(label, para)
+			label = ""
+		}
 	}
 	if v.Approver != "" {
-		lines = append(lines, row("approver", "@"+v.Approver))
+		row("approver", "@"+v.Approver)
 	}
 	return lines
 }
 
 // wrapFacts joins facts with sep into lines of at most width cells,
-// breaking only between facts (a fact wider than a line is cut).
+// breaking between facts (a fact wider than a line is wrapped).
 func wrapFacts(facts []string, sep string, width int) []string {
 	if width <= 0 {
 		return nil
@@ -75,7 +96,18 @@ func wrapFacts(facts []string, sep string, width int) []string {
 	var out []string
 	cur := ""
 	for _, f := range facts {
-		f = sanitize.Line(f, width)
+		f = sanitize.Line(f, 1<<12)
+		if ansi.StringWidth(f) > width {
+			// A fact wider than a line is wrapped on lines of its own,
+			// never cut.
+			if cur != "" {
+				out = append(out, cur)
+			}
+			parts := wrapText(f, width)
+			out = append(out, parts[:len(parts)-1]...)
+			cur = parts[len(parts)-1]
+			continue
+		}
 		switch {
 		case cur == "":
 			cur = f
@@ -106,4 +138,17 @@ func shellJoin(argv []string) string {
 		parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
 	return strings.Join(parts, " ")
+}
+
+// repoLine says where the plan writes.
+func (m *Model) repoLine() string {
+	v := m.cfg.View
+	return v.Repository + " on " + v.Host + " via remote " + v.RemoteName
+}
+
+// repoInTitle reports whether the summary's title holds the whole
+// repository line (with room left for the scroll position), which saves
+// the summary a row.
+func (m *Model) repoInTitle(width int) bool {
+	return ansi.StringWidth("  Plan for "+sanitize.Line(m.repoLine(), 1<<12)) <= width-12
 }

@@ -48,7 +48,7 @@ func TestDiffFile(t *testing.T) {
 		t.Fatalf("added file: +%d -%d", d.added, d.removed)
 	}
 	d = diffFile(File{Binary: true, Old: "\x00", New: "\x01"})
-	if !d.binary || d.added != 0 || counts(d) != "bin" {
+	if !d.binary || d.added != 0 || counts(&d) != "bin" {
 		t.Fatalf("binary: %+v", d)
 	}
 	d = diffFile(File{Old: "same\n", New: "same\n"})
@@ -57,35 +57,39 @@ func TestDiffFile(t *testing.T) {
 	}
 }
 
-func TestDiffFileCapsLines(t *testing.T) {
-	n := maxShownLines + 50
-	d := diffFile(File{Status: Added, New: strings.Repeat("x\n", n)})
-	if !d.tooLarge || len(d.lines) != maxShownLines+1 || d.added != n {
-		t.Fatalf("tooLarge %v, %d lines, +%d", d.tooLarge, len(d.lines), d.added)
-	}
-	if last := d.lines[len(d.lines)-1]; !strings.Contains(last.text, "50 more lines") {
-		t.Fatalf("last line %q", last.text)
+// Every approved line is kept: a long file is not cut (it used to stop at
+// 20000 lines with "… more lines not shown").
+func TestDiffFileKeepsEveryLine(t *testing.T) {
+	n := 25000
+	d := diffFile(File{Status: Added, New: strings.Repeat("x\n", n-1) + "last line\n"})
+	if len(d.lines) != n || d.added != n || d.lines[n-1].text != "last line" || d.lines[n-1].num != n {
+		t.Fatalf("%d lines, +%d, last %+v", len(d.lines), d.added, d.lines[len(d.lines)-1])
 	}
 }
 
 func TestRefusalReason(t *testing.T) {
 	h := strings.Repeat("ab", 32)
+	wrong := []byte(h)
+	wrong[20] = 'c'
 	cases := map[string]string{
-		h:                       "",
-		"":                      "nothing was typed",
-		strings.ToUpper(h):      "case differs; type it as shown",
-		h[:8] + " " + h[8:]:     "type it without spaces",
-		h[:10]:                  "only the first 10 of 64 characters",
-		h[1:]:                   "63 characters; the hash has 64",
-		h + " ":                 "type it without spaces",
-		strings.Repeat("c", 64): "it does not match",
+		h:                                      "",
+		h[:8] + " " + h[8:]:                    "",
+		" " + h[:32] + "\n   " + h[32:] + "\n": "",
+		"":                                     "nothing was typed",
+		"   ":                                  "nothing was typed",
+		strings.ToUpper(h):                     "the case differs; type it as shown",
+		h[:10]:                                 "only 10 of the 64 characters",
+		h[1:]:                                  "group 1 of 8 differs; the plan has abababab there",
+		h + "a":                                "65 characters; the hash has 64",
+		string(wrong):                          "group 3 of 8 differs; the plan has abababab there",
+		strings.Repeat("c", 64):                "group 1 of 8 differs; the plan has abababab there",
 	}
 	for typed, want := range cases {
 		if got := refusalReason(typed, h); got != want {
 			t.Errorf("%q: got %q, want %q", typed, got, want)
 		}
-		if len(Refusal+" ("+want+").")+2 > 100 {
-			t.Errorf("%q: the message would not fit 100 columns", want)
+		if n := len("✗ " + Refusal + ": " + want + "."); n > 80 {
+			t.Errorf("%q: the message is %d columns, more than 80", want, n)
 		}
 	}
 	if refusalReason("", "") == "" {
@@ -193,15 +197,6 @@ func TestShellJoinAndWrap(t *testing.T) {
 	got := wrapFacts([]string{"aaaa", "bbbb", "cccc"}, " · ", 11)
 	if !reflect.DeepEqual(got, []string{"aaaa · bbbb", "cccc"}) {
 		t.Errorf("wrapFacts: %q", got)
-	}
-}
-
-func TestShare(t *testing.T) {
-	for _, c := range [][5]int{{20, 5, 6, 5, 6}, {10, 12, 12, 5, 5}, {10, 3, 12, 3, 7}, {10, 12, 2, 8, 2}} {
-		a, b := share(c[0], c[1], c[2])
-		if a != c[3] || b != c[4] {
-			t.Errorf("share%v = %d,%d", c[:3], a, b)
-		}
 	}
 }
 

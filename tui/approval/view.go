@@ -15,9 +15,10 @@ type View struct {
 	RunID      string
 	ExistingPR int64 // 0: a new pull request is opened
 
-	// Title and Approver are optional: the PR title the human passed with
-	// --title (the plan binds only its digest) and the login approving.
+	// Title, Body and Approver are optional: the PR title and body the human
+	// passed (the plan binds only their digests) and the login approving.
 	Title    string
+	Body     string
 	Approver string
 
 	// Posture is the execution boundary as short facts ("hooks off",
@@ -57,7 +58,15 @@ type File struct {
 	Status FileStatus
 	Old    string // "" for an added file
 	New    string // "" for a deleted file
-	Binary bool   // contents are not shown or counted
+	Binary bool   // a side has a NUL byte: contents are not shown or counted
+
+	// OldBlob and NewBlob are the plan's object ids of the two sides (as
+	// bound by diff_sha256). The console hashes Old and New itself and
+	// refuses the approval when either differs: what is shown is what is
+	// approved. NewStagedBlob is the id git gives New when staging it at
+	// Path, set by the caller only when attribute conversions make it differ
+	// from New's raw blob id.
+	OldBlob, NewBlob, NewStagedBlob string
 }
 
 // Operation is one planned operation and what it will do.
@@ -70,4 +79,8 @@ type Operation struct {
 type RecheckResult struct {
 	Document []byte // canonical initial document
 	PlanHash string
+	// Blobs is the rebuilt plan's new-side blob id of every changed path
+	// ("" for a deletion). With it the drift view names the files whose
+	// content changed, not only the digest that covers them.
+	Blobs map[string]string
 }

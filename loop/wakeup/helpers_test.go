@@ -22,7 +22,7 @@ import (
 // world is one testbed whose initial plan was executed to an ACTIVE
 // automation: the state every wakeup starts from.
 type world struct {
-	t     *testing.T
+	t     testing.TB
 	bed   *testbed.Bed
 	clock *ghsim.ManualClock
 	gh    *ghclient.Client // observes with the simulator's clock
@@ -33,7 +33,7 @@ type world struct {
 	pr    *ghsim.PR
 }
 
-func newWorld(t *testing.T, mode string, scenarios ...ghsim.Scenario) *world {
+func newWorld(t testing.TB, mode string, scenarios ...ghsim.Scenario) *world {
 	t.Helper()
 	ctx := context.Background()
 	clock := ghsim.NewManualClock(time.Now().UTC().Truncate(time.Second))

@@ -129,8 +129,8 @@ func (w *world) planRemediation(commands []schema.Command) {
 	boundary := s.ExecutionBoundary
 	st := schema.State{
 		ActionableCodexThreads: out.Actionable, AuthenticatedUserID: obs.ViewerID, AutomationKey: &key,
-		Automations:  []schema.Automation{{ID: autoID, Key: key, PromptSHA256: rec.PromptSHA256, RRule: rec.RRule, Status: rec.Status}},
-		BaseBranch:   s.BaseBranch, BaseSHA: strings.ToLower(pr.BaseSHA), CompletedRequestKeys: []string{},
+		Automations: []schema.Automation{{ID: autoID, Key: key, PromptSHA256: rec.PromptSHA256, RRule: rec.RRule, Status: rec.Status}},
+		BaseBranch:  s.BaseBranch, BaseSHA: strings.ToLower(pr.BaseSHA), CompletedRequestKeys: []string{},
 		CurrentHeadSHA: strings.ToLower(pr.HeadSHA), EligibleCodexThreads: out.Eligible, ExecutionBoundary: &boundary,
 		Gates: out.Gates, HeadBranch: s.HeadBranch, Mode: policy.ModeAutonomous, NonCodexRootedThreads: out.NonCodexRooted,
 		ObservedAt: obs.ObservedAt, OwnedAutomationID: &autoID, PolicySchemaVersion: policy.SchemaVersion,

@@ -9,7 +9,10 @@ import (
 
 	"github.com/prloop/gh-prloop/automations"
 	"github.com/prloop/gh-prloop/automations/manage"
+	"github.com/prloop/gh-prloop/core/evaluate"
 	"github.com/prloop/gh-prloop/core/policy"
+	"github.com/prloop/gh-prloop/loop/initial"
+	"github.com/prloop/gh-prloop/loop/remediate"
 	"github.com/prloop/gh-prloop/loop/wakeup"
 	"github.com/prloop/gh-prloop/statestore"
 	"github.com/prloop/gh-prloop/tui/sanitize"
@@ -36,7 +39,11 @@ func wakeupDeps(cmd *cobra.Command, env planEnv) (wakeup.Deps, error) {
 	if err != nil {
 		return wakeup.Deps{}, exitWith(1, "%v", err)
 	}
-	return wakeup.Deps{Root: root, GitHub: client, Registry: reg, Git: git, Now: env.now}, nil
+	rd := remediate.Deps{Git: git, GitHub: client, Commands: initial.Sandbox{}, Fixer: remediate.FixerSandbox{}, Now: env.now}
+	return wakeup.Deps{Root: root, GitHub: client, Registry: reg, Git: git, Now: env.now,
+		Executors: map[string]wakeup.Executor{
+			evaluate.ActionExecuteRemediation: wakeup.RemediationExecutor(rd, wakeup.LocalCheckout{Git: git}.CheckoutPush, wakeup.RemediationOptions{}),
+		}}, nil
 }
 
 // loopKey resolves KEY (a loop key or an automation id) in the registry.

@@ -216,7 +216,11 @@ func (w *waker) checkpoint() (*checkpoint.Checkpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c, err = checkpoint.FromPromptDocument(doc, in.Validate, nil); err != nil {
+	fixer, err := readFixer(w.run)
+	if err != nil {
+		return nil, err
+	}
+	if c, err = checkpoint.FromPromptDocument(doc, in.Validate, fixer); err != nil {
 		return nil, err
 	}
 	if c.AutomationKey != w.key {

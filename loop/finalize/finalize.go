@@ -363,7 +363,9 @@ func (x *exec) markReady(ctx context.Context) (map[string]string, bool, error) {
 		return nil, false, err
 	}
 	if draft {
-		return nil, false, halt(op, "pull request #%d is still a draft; the next wakeup looks again", x.m.PRNumber)
+		// Delivery unknown or not applied yet: not a halt; the next wakeup
+		// observes again before sending anything.
+		return nil, false, fmt.Errorf("%s: pull request #%d is still a draft; the next wakeup looks again", op, x.m.PRNumber)
 	}
 	return map[string]string{"is_draft": "false"}, false, nil
 }
@@ -424,7 +426,7 @@ func (x *exec) resolve(ctx context.Context) (map[string]string, bool, error) {
 		for _, want := range x.m.EligibleThreads {
 			for _, t := range again.Threads {
 				if t.ID == want.ID && !t.IsResolved {
-					return nil, false, halt(op, "thread %s is still unresolved; the next wakeup looks again", want.ID)
+					return nil, false, fmt.Errorf("%s: thread %s is still unresolved; the next wakeup looks again", op, want.ID)
 				}
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/prloop/gh-prloop/automations/manage"
 	"github.com/prloop/gh-prloop/core/evaluate"
 	"github.com/prloop/gh-prloop/core/policy"
+	"github.com/prloop/gh-prloop/loop/finalize"
 	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/remediate"
 	"github.com/prloop/gh-prloop/loop/wakeup"
@@ -40,9 +41,12 @@ func wakeupDeps(cmd *cobra.Command, env planEnv) (wakeup.Deps, error) {
 		return wakeup.Deps{}, exitWith(1, "%v", err)
 	}
 	rd := remediate.Deps{Git: git, GitHub: client, Commands: initial.Sandbox{}, Fixer: remediate.FixerSandbox{}, Now: env.now}
+	fd := finalize.Deps{GitHub: client, Registry: reg, Now: env.now}
 	return wakeup.Deps{Root: root, GitHub: client, Registry: reg, Git: git, Now: env.now,
 		Executors: map[string]wakeup.Executor{
-			evaluate.ActionExecuteRemediation: wakeup.RemediationExecutor(rd, wakeup.LocalCheckout{Git: git}.CheckoutPush, wakeup.RemediationOptions{}),
+			evaluate.ActionExecuteRemediation:  wakeup.RemediationExecutor(rd, wakeup.LocalCheckout{Git: git}.CheckoutPush, wakeup.RemediationOptions{}),
+			evaluate.ActionExecuteFinalization: wakeup.FinalizationExecutor(fd, nil),
+			evaluate.ActionFinishFinalization:  wakeup.FinishExecutor(fd, nil),
 		}}, nil
 }
 

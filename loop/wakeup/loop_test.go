@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/ghsim"
 	"github.com/prloop/gh-prloop/loop/checkpoint"
+	"github.com/prloop/gh-prloop/loop/finalize"
 	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/remediate"
 	"github.com/prloop/gh-prloop/loop/wakeup"
@@ -39,8 +41,11 @@ func (w *world) remediationDeps(fault func(string) bool) wakeup.Deps {
 	d := w.deps()
 	rd := remediate.Deps{Git: w.bed.Runner, GitHub: w.gh, Commands: initial.Sandbox{}, Fixer: remediate.FixerSandbox{NoNetwork: true},
 		Now: w.clock.Now, Fault: fault}
+	fd := finalize.Deps{GitHub: w.gh, Registry: w.reg, Now: w.clock.Now, Fault: fault}
 	d.Executors = map[string]wakeup.Executor{
-		evaluate.ActionExecuteRemediation: wakeup.RemediationExecutor(rd, wakeup.LocalCheckout{Git: w.bed.Runner}.CheckoutPush, wakeup.RemediationOptions{}),
+		evaluate.ActionExecuteRemediation:  wakeup.RemediationExecutor(rd, wakeup.LocalCheckout{Git: w.bed.Runner}.CheckoutPush, wakeup.RemediationOptions{}),
+		evaluate.ActionExecuteFinalization: wakeup.FinalizationExecutor(fd, nil),
+		evaluate.ActionFinishFinalization:  wakeup.FinishExecutor(fd, nil),
 	}
 	return d
 }
@@ -83,6 +88,73 @@ func TestLoopFindingsRemediationThenFinalizationPlan(t *testing.T) {
 	f := w.wake()
 	if f.Action != evaluate.ActionAwaitApproval || f.Reason != evaluate.ReasonFinalizationPlan {
 		t.Fatalf("after the clean verdict: %+v", f)
+	}
+	if _, err := wakeup.Approve(t.Context(), d, w.key, f.PlanHash, w.bed.Viewer.ID); err != nil {
+		t.Fatal(err)
+	}
+	if x := wakeup.One(t.Context(), d, w.key); x.Action != evaluate.ActionExecuteFinalization || x.Reason != evaluate.ReasonApproved || x.Error != "" {
+		t.Fatalf("execute-finalization: %+v", x)
+	}
+	// The post-mutation plan needs no approval: plan → finish in one wakeup.
+	fin := wakeup.One(t.Context(), d, w.key)
+	if fin.Action != evaluate.ActionFinishFinalization || fin.Reason != evaluate.ReasonPostMutation || fin.Error != "" {
+		t.Fatalf("finish: %+v", fin)
+	}
+	w.checkFinalized()
+	if done := wakeup.One(t.Context(), d, w.key); done.Action != evaluate.ActionDone || done.Exit != 0 {
+		t.Fatalf("after finalization: %+v", done)
+	}
+}
+
+// The same loop in autonomous mode runs on wakeups alone: findings →
+// remediation → clean → finalization → done.
+func TestAutonomousLoopToDone(t *testing.T) {
+	needSandbox(t)
+	w := newWorld(t, policy.ModeAutonomous, ghsim.Scenario{Kind: ghsim.Findings}, ghsim.Scenario{Kind: ghsim.CleanByReaction})
+	w.wake()
+	fixer := w.fixer()
+	w.editCheckpoint(func(c *checkpoint.Checkpoint) { c.Fixer = fixer })
+	d := w.remediationDeps(nil)
+	var actions []string
+	for range 8 {
+		w.codexAnswers()
+		o := wakeup.One(t.Context(), d, w.key)
+		if o.Error != "" || o.Exit == wakeup.ExitHalt {
+			t.Fatalf("wakeup: %+v", o)
+		}
+		actions = append(actions, o.Action)
+		if o.Action == evaluate.ActionDone {
+			break
+		}
+	}
+	want := []string{evaluate.ActionExecuteRemediation, evaluate.ActionExecuteFinalization, evaluate.ActionFinishFinalization, evaluate.ActionDone}
+	if !slices.Equal(actions, want) {
+		t.Fatalf("actions %v, want %v", actions, want)
+	}
+	w.checkFinalized()
+}
+
+// checkFinalized: the automation is gone, the PR is ready, every Codex
+// thread is resolved, and the checkpoint has finalized_at and the report.
+func (w *world) checkFinalized() {
+	w.t.Helper()
+	if _, ok, _ := w.reg.Get(context.Background(), w.key); ok {
+		w.t.Fatal("the automation still exists")
+	}
+	if w.pr.Data().Draft {
+		w.t.Fatal("the PR is still a draft")
+	}
+	for _, th := range w.pr.Threads() {
+		if !th.Resolved {
+			w.t.Fatalf("thread %s is not resolved", th.NodeID)
+		}
+	}
+	c, err := checkpoint.Read(w.run())
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if c.FinalizedAt == nil || c.MergeGateReport == nil || c.Claim != nil {
+		w.t.Fatalf("checkpoint after finalization: %+v", c)
 	}
 }
 

@@ -2,8 +2,11 @@ package wakeup
 
 import (
 	"context"
+	"slices"
 
 	"github.com/prloop/gh-prloop/core/evaluate"
+	"github.com/prloop/gh-prloop/core/policy"
+	"github.com/prloop/gh-prloop/loop/finalize"
 	"github.com/prloop/gh-prloop/loop/journal"
 	"github.com/prloop/gh-prloop/loop/remediate"
 )
@@ -12,15 +15,34 @@ import (
 // interrupted execution (not an evaluator reason).
 const ReasonResume = "resume"
 
-// interrupted names the execute action whose journal has a reservation
-// for the stored, approved (or autonomous) plan but has not reached
-// update-automation: "" when none.
+// interrupted names the execute action whose journal holds a reservation
+// for the stored plan while the plan is still stored (its executor has not
+// recorded its end in the checkpoint): "" when none.
 func (w *waker) interrupted() (string, error) {
 	c := w.cp
-	if c.RemediationManifest == nil {
+	if c.FinalizedAt != nil {
+		return "", nil // Finish recorded its end: nothing is left to resume
+	}
+	var phase, action, hash string
+	var ops []string
+	switch {
+	case c.RemediationManifest != nil:
+		phase, action, hash = remediate.Phase(int(c.FixRounds)+1), evaluate.ActionExecuteRemediation, *c.RemediationPlanHash
+		ops = c.RemediationManifest.Operations
+	case c.FinalizationManifest != nil && slices.Equal(c.FinalizationManifest.Operations, []string{policy.OpDeleteAutomation}):
+		phase, action, hash = finalize.PhaseFinish, evaluate.ActionFinishFinalization, *c.FinalizationPlanHash
+		ops = c.FinalizationManifest.Operations
+	case c.FinalizationManifest != nil:
+		phase, action, hash = finalize.Phase, evaluate.ActionExecuteFinalization, *c.FinalizationPlanHash
+		ops = c.FinalizationManifest.Operations
+		ops = ops[:len(ops)-1] // delete-owned-automation is Finish's
+	default:
 		return "", nil
 	}
-	j, err := journal.New(w.run, remediate.Phase(int(c.FixRounds)+1), *c.RemediationPlanHash, c.RemediationManifest.Operations, nil)
+	if len(ops) == 0 {
+		return "", nil
+	}
+	j, err := journal.New(w.run, phase, hash, ops, nil)
 	if err != nil {
 		return "", err
 	}
@@ -30,7 +52,7 @@ func (w *waker) interrupted() (string, error) {
 	}
 	for _, e := range entries {
 		if e != nil {
-			return evaluate.ActionExecuteRemediation, nil
+			return action, nil
 		}
 	}
 	return "", nil
@@ -41,8 +63,13 @@ func (w *waker) interrupted() (string, error) {
 // reserved without a receipt; it never re-validates (its first operation
 // already ran).
 func (w *waker) resume(ctx context.Context, o Outcome, action string) Outcome {
-	res := evaluate.Result{Action: action, Reason: ReasonResume, PlanHash: *w.cp.RemediationPlanHash,
-		Message: "finish the interrupted execution of plan " + *w.cp.RemediationPlanHash}
+	hash := ""
+	if w.cp.RemediationPlanHash != nil {
+		hash = *w.cp.RemediationPlanHash
+	} else if w.cp.FinalizationPlanHash != nil {
+		hash = *w.cp.FinalizationPlanHash
+	}
+	res := evaluate.Result{Action: action, Reason: ReasonResume, PlanHash: hash, Message: "finish the interrupted execution of plan " + hash}
 	o.Action, o.Reason, o.Message, o.PlanHash = res.Action, res.Reason, res.Message, res.PlanHash
 	return w.execute(ctx, o, nil, res)
 }

@@ -229,3 +229,28 @@ func TestWakeupResumesAnInterruptedRemediation(t *testing.T) {
 		})
 	}
 }
+
+// A fixer that changes a file outside the approved paths halts the round:
+// nothing is committed or pushed, the automation is paused with the reason.
+func TestFixerOutsideThePlanHaltsAndPauses(t *testing.T) {
+	needSandbox(t)
+	w := newWorld(t, policy.ModeAutonomous, ghsim.Scenario{Kind: ghsim.Findings})
+	w.wake()
+	script := filepath.Join(t.TempDir(), "fixer.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf 'x\\n' >> README.md\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.editCheckpoint(func(c *checkpoint.Checkpoint) { c.Fixer = []string{"/bin/sh", script} })
+	w.codexAnswers()
+	pushes0 := w.bed.GitServer.Pushes()
+	o := wakeup.One(t.Context(), w.remediationDeps(nil), w.key)
+	if o.Action != evaluate.ActionHalt || o.Exit != wakeup.ExitHalt || !strings.Contains(o.Reason, policy.OpEditFiles) {
+		t.Fatalf("outcome %+v", o)
+	}
+	if a := w.automation(); a.Status != "PAUSED" || !strings.Contains(a.Reason, policy.OpEditFiles) {
+		t.Fatalf("automation %s %q", a.Status, a.Reason)
+	}
+	if n := w.bed.GitServer.Pushes() - pushes0; n != 0 {
+		t.Fatalf("%d pushes after a fixer outside the plan", n)
+	}
+}

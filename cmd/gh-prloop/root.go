@@ -18,6 +18,8 @@ What works today:
              push, open the PR, ask Codex for a review, activate the loop's automation
   plan       build the initial plan from this checkout and approve its exact hash
   apply      execute an approved plan (resumes safely after a crash or Ctrl+C)
+  wakeup     one wakeup of each ACTIVE loop: observe, evaluate, do the one action
+  approve    approve a loop's pending remediation or finalization plan by its hash
   report     classify a pull request's Codex review state: a console, or --json
              (read-only)
   evaluate   validate a plan document or evaluate a recurring state (JSON)
@@ -48,6 +50,7 @@ func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 	root.AddCommand(newEvaluateCmd(), newHashCmd(), newCanonicalCmd(), newPolicyCmd(), newReportCmd(defaultClient), newDemoCmd(), newPlanCmd(defaultPlanEnv()), newSimCmd())
 	root.AddCommand(newAutomationsCmd(defaultAutomationsEnv()))
 	root.AddCommand(newStartCmd(defaultPlanEnv()), newApplyCmd(defaultPlanEnv()))
+	root.AddCommand(newWakeupCmd(defaultPlanEnv()), newApproveCmd(defaultPlanEnv()))
 	applyUsageRules(root) // usage.go: after every AddCommand, so each command gets the rule
 	return root
 }

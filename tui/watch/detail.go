@@ -2,6 +2,7 @@ package watch
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -87,7 +88,7 @@ func (d *detail) render() {
 		note = fmt.Sprintf("(the body is %d bytes; the first %d are shown — press o to read it all on GitHub)", len(body), cut)
 		body = body[:cut]
 	}
-	clean := sanitize.Text(body)
+	clean := codexBadges(sanitize.Text(body))
 	if strings.TrimSpace(clean) == "" {
 		clean = "_(no text)_"
 	}
@@ -109,6 +110,19 @@ func (d *detail) render() {
 }
 
 func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
+
+// Codex opens each finding with its priority as a badge image inside
+// <sub> tags; a terminal cannot show the image, and the markdown renderer
+// shows raw HTML as noise, so the badge becomes its text ("P1 —") and other
+// <sub> tags go.
+var (
+	badge  = regexp.MustCompile(`(?:<sub>)*!\[(P[0-9]) Badge\]\([^)\s]*\)(?:</sub>)*`)
+	subTag = regexp.MustCompile(`</?sub>`)
+)
+
+func codexBadges(s string) string {
+	return subTag.ReplaceAllString(badge.ReplaceAllString(s, "$1 —"), "")
+}
 
 func (d *detail) scrollKey(k tea.KeyMsg) {
 	switch {

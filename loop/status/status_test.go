@@ -113,3 +113,21 @@ func TestStatusWord(t *testing.T) {
 		}
 	}
 }
+
+func TestNextShort(t *testing.T) {
+	for _, c := range []struct {
+		l    Loop
+		want string
+	}{
+		{Loop{Next: Next{Action: evaluate.ActionWait, Reason: evaluate.ReasonAwaitingResponse}}, "wait for Codex"},
+		{Loop{Next: Next{Action: evaluate.ActionWait}, Request: &Request{Codex: CodexRunning}}, "wait: Codex is reviewing"},
+		{Loop{Next: Next{Action: evaluate.ActionAwaitApproval, PlanKind: "finalization"}}, "approve finalization plan"},
+		{Loop{Next: Next{Action: evaluate.ActionHalt, Reason: evaluate.ReasonPRMerged}}, "halted: pr-merged"},
+		{Loop{Next: Next{Action: evaluate.ActionDone}}, "done"},
+		{Loop{Next: Next{Action: evaluate.ActionPlanRemediation}}, "plan-remediation"},
+	} {
+		if got := c.l.NextShort(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.l.Next, got, c.want)
+		}
+	}
+}

@@ -137,3 +137,30 @@ func (l Loop) StatusWord() string {
 	}
 	return l.Automation.Status
 }
+
+// NextShort is NextWords for a table column: the action and its object,
+// without the explanation.
+func (l Loop) NextShort() string {
+	switch l.Phase() {
+	case PhaseFinalized:
+		return "done"
+	case PhaseHalted:
+		return "halted: " + l.HaltReason()
+	case PhaseExecuting:
+		return "executing " + kind(l.Next.PlanKind, l.Execution)
+	case PhaseCodexRunning:
+		return "wait: Codex is reviewing"
+	}
+	switch l.Next.Action {
+	case evaluate.ActionWait:
+		if l.Next.Reason == evaluate.ReasonAwaitingResponse {
+			return "wait for Codex"
+		}
+		return "wait"
+	case evaluate.ActionAwaitApproval:
+		return "approve " + orPlan(l.Next.PlanKind) + " plan"
+	case "":
+		return "not evaluated yet"
+	}
+	return l.Next.Action
+}

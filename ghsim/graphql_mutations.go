@@ -85,6 +85,8 @@ func init() {
 			if p.pr.MergeStateStatus == "DRAFT" {
 				p.pr.MergeStateStatus = "CLEAN"
 			}
+			f.ex.s.recomputeMergeStateLocked(p) // a scripted PR's gates follow
+
 			p.pr.UpdatedAt = f.ex.s.now()
 			return object{typ: "MarkPullRequestReadyForReviewPayload", v: payload{
 				"clientMutationId": in["clientMutationId"],
@@ -99,6 +101,7 @@ func init() {
 			}
 			p.pr.Draft = true
 			p.pr.UpdatedAt = f.ex.s.now()
+			f.ex.s.recomputeMergeStateLocked(p)
 			return object{typ: "ConvertPullRequestToDraftPayload", v: payload{
 				"clientMutationId": in["clientMutationId"],
 				"pullRequest":      object{typ: "PullRequest", v: p},

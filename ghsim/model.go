@@ -197,6 +197,7 @@ type pullState struct {
 	threads        []*threadState
 	reactions      []*Reaction           // on the PR itself
 	commentReacts  map[int64][]*Reaction // issue comment id -> reactions
+	gatesScripted  bool                  // gates.go: a GateScript drives this PR's gates
 }
 
 type threadState struct {

@@ -141,7 +141,10 @@ func (r *Repo) SetBranchRules(branch string, rules []map[string]any) {
 func (r *Repo) AddCheckRun(cr CheckRun) CheckRun {
 	r.s.mu.Lock()
 	defer r.s.mu.Unlock()
-	s := r.s
+	return *r.s.addCheckRunLocked(r.st, cr)
+}
+
+func (s *Server) addCheckRunLocked(st *repoState, cr CheckRun) *CheckRun {
 	if cr.ID == 0 {
 		cr.ID = s.ids.take("check-run")
 	}
@@ -158,12 +161,12 @@ func (r *Repo) AddCheckRun(cr CheckRun) CheckRun {
 		cr.CompletedAt = cr.StartedAt
 	}
 	if cr.DetailsURL == "" {
-		cr.DetailsURL = fmt.Sprintf("%s/%s/actions/runs/%d", s.opts.WebURL, r.st.fullName(), cr.ID)
+		cr.DetailsURL = fmt.Sprintf("%s/%s/actions/runs/%d", s.opts.WebURL, st.fullName(), cr.ID)
 	}
 	p := &cr
-	r.st.checkRuns = append(r.st.checkRuns, p)
+	st.checkRuns = append(st.checkRuns, p)
 	s.nodes[cr.NodeID] = nodeRef{kind: "CheckRun", v: p}
-	return cr
+	return p
 }
 
 // UpdateCheckRun changes a check run's status and conclusion (e.g. to
@@ -308,6 +311,7 @@ func (s *Server) createPullLocked(st *repoState, p PullRequest) (*pullState, err
 	st.pulls = append(st.pulls, ps)
 	sort.Slice(st.pulls, func(i, j int) bool { return st.pulls[i].pr.Number < st.pulls[j].pr.Number })
 	s.nodes[p.NodeID] = nodeRef{kind: "PullRequest", v: ps, pull: ps}
+	s.gatesPushedLocked(ps, ps.commits[0]) // CI runs on the opened PR's head
 	return ps, nil
 }
 
@@ -347,6 +351,7 @@ func (s *Server) pushedLocked(p *pullState, sha string) {
 			c.CommitID = sha
 		}
 	}
+	s.gatesPushedLocked(p, sha)
 }
 
 func short(sha string, n int) string {

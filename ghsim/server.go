@@ -50,6 +50,9 @@ type Server struct {
 	stats        Stats
 	faults       []*faultState
 	codex        codexState
+	gates        *GateScript // gates.go
+	timers       []timer     // timers.go
+	timerSeq     uint64
 	reqSeq       uint64
 	routes       []route
 
@@ -159,6 +162,10 @@ func (s *Server) now() time.Time {
 // ServeHTTP makes the simulator usable in-process (e.g. behind a custom
 // http.RoundTripper) without a listener.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == ClockPath {
+		s.serveClock(w, r) // simclock.go: the simulated time, for a client that must agree with it
+		return
+	}
 	if r.URL.Path == StatePath {
 		s.serveState(w, r) // state.go: the simulator's own view, not GitHub's API
 		return
@@ -173,7 +180,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	reqID := requestID(s.reqSeq)
 	// The bot's clock-driven steps land before the request is answered, so
 	// a client polling after the clock moved sees them, as on GitHub.
-	s.advanceCodexLocked(s.now())
+	s.advanceWorldLocked(s.now())
 	f := s.takeFaultLocked(r.Method, path, kind)
 	s.mu.Unlock()
 

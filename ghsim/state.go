@@ -17,6 +17,9 @@ const StatePath = "/_sim/state"
 // State is the body of GET StatePath. Every list is sorted (repositories
 // by name, then by pull request number, then by id or time) and never null.
 type State struct {
+	// Now is the simulator's clock (simulated time under a time scale), the
+	// time every timestamp it writes follows.
+	Now            string               `json:"now"`
 	Pulls          []StatePull          `json:"pulls"`
 	IssueComments  []StateComment       `json:"issue_comments"`
 	Reviews        []StateReview        `json:"reviews"`
@@ -25,6 +28,7 @@ type State struct {
 	Reactions      []StateReaction      `json:"reactions"`
 	Pushes         []StatePush          `json:"pushes"`
 	Branches       []StateBranch        `json:"branches"`
+	CheckRuns      []StateCheckRun      `json:"check_runs"`
 }
 
 // StatePull is one pull request.
@@ -43,6 +47,11 @@ type StatePull struct {
 	HeadSHA    string  `json:"head_sha"`
 	BaseSHA    string  `json:"base_sha"`
 	CreatedAt  *string `json:"created_at"`
+	UpdatedAt  *string `json:"updated_at"`
+	// The merge gates as GraphQL reports them (review_decision "" = null).
+	Mergeable        string `json:"mergeable"`
+	MergeStateStatus string `json:"merge_state_status"`
+	ReviewDecision   string `json:"review_decision"`
 }
 
 // StateComment is one pull request conversation comment.
@@ -95,6 +104,30 @@ type StateThread struct {
 	Resolved   bool    `json:"resolved"`
 	Outdated   bool    `json:"outdated"`
 	Comments   []int64 `json:"comment_ids"`
+	// RootAuthor wrote the thread's first comment; Replies are the others,
+	// oldest first (never null).
+	RootAuthor string             `json:"root_author"`
+	Replies    []StateThreadReply `json:"replies"`
+}
+
+// StateThreadReply is a reply in a review thread.
+type StateThreadReply struct {
+	ID        int64   `json:"id"`
+	Author    string  `json:"author"`
+	Body      string  `json:"body"`
+	CreatedAt *string `json:"created_at"`
+}
+
+// StateCheckRun is one check run.
+type StateCheckRun struct {
+	Repository  string  `json:"repository"`
+	ID          int64   `json:"id"`
+	HeadSHA     string  `json:"head_sha"`
+	Name        string  `json:"name"`
+	Status      string  `json:"status"`
+	Conclusion  string  `json:"conclusion"`
+	StartedAt   *string `json:"started_at"`
+	CompletedAt *string `json:"completed_at"`
 }
 
 // StateReaction is one reaction, on the pull request (Comment 0) or on
@@ -128,7 +161,12 @@ type StateBranch struct {
 func (s *Server) Snapshot() State {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	now := s.now()
+	// What the bot and CI would have done by now is part of the world,
+	// whether or not an API request has come in since.
+	s.advanceWorldLocked(now)
 	st := State{
+		Now: now.Format(time.RFC3339), CheckRuns: []StateCheckRun{},
 		Pulls: []StatePull{}, IssueComments: []StateComment{}, Reviews: []StateReview{},
 		ReviewComments: []StateReviewComment{}, Threads: []StateThread{}, Reactions: []StateReaction{},
 		Pushes: []StatePush{}, Branches: []StateBranch{},
@@ -152,6 +190,12 @@ func (s *Server) Snapshot() State {
 		for _, p := range repo.pushes {
 			st.Pushes = append(st.Pushes, StatePush{Repository: name, Ref: p.Ref, Old: p.Before, New: p.After, At: stateTime(p.At)})
 		}
+		for _, cr := range repo.checkRuns {
+			st.CheckRuns = append(st.CheckRuns, StateCheckRun{
+				Repository: name, ID: cr.ID, HeadSHA: cr.HeadSHA, Name: cr.Name, Status: cr.Status,
+				Conclusion: cr.Conclusion, StartedAt: stateTime(cr.StartedAt), CompletedAt: stateTime(cr.CompletedAt),
+			})
+		}
 		pulls := slices.Clone(repo.pulls)
 		slices.SortFunc(pulls, func(a, b *pullState) int { return a.pr.Number - b.pr.Number })
 		for _, p := range pulls {
@@ -168,6 +212,8 @@ func (s *Server) snapshotPullLocked(st *State, repo string, p *pullState) {
 		Repository: repo, Number: n, Title: pr.Title, Body: pr.Body, Author: pr.Author.Login,
 		State: pr.State, Draft: pr.Draft, Merged: pr.Merged, Base: pr.Base, Head: pr.Head,
 		HeadRepo: pr.HeadRepo, HeadSHA: pr.HeadSHA, BaseSHA: pr.BaseSHA, CreatedAt: stateTime(pr.CreatedAt),
+		UpdatedAt: stateTime(pr.UpdatedAt), Mergeable: pr.Mergeable, MergeStateStatus: pr.MergeStateStatus,
+		ReviewDecision: pr.ReviewDecision,
 	})
 	for _, r := range p.reactions {
 		st.Reactions = append(st.Reactions, StateReaction{Repository: repo, Pull: n, Content: r.Content, User: r.User.Login, CreatedAt: stateTime(r.CreatedAt)})
@@ -195,12 +241,20 @@ func (s *Server) snapshotPullLocked(st *State, repo string, p *pullState) {
 	}
 	for _, t := range p.threads {
 		ids := make([]int64, 0, len(t.comments))
-		for _, c := range t.comments {
+		replies := []StateThreadReply{}
+		for i, c := range t.comments {
 			ids = append(ids, c.ID)
+			if i > 0 {
+				replies = append(replies, StateThreadReply{ID: c.ID, Author: c.Author.Login, Body: c.Body, CreatedAt: stateTime(c.CreatedAt)})
+			}
+		}
+		root := ""
+		if len(t.comments) > 0 {
+			root = t.comments[0].Author.Login
 		}
 		st.Threads = append(st.Threads, StateThread{
 			Repository: repo, Pull: n, ID: t.t.NodeID, Path: t.t.Path, Line: t.t.Line,
-			Resolved: t.t.Resolved, Outdated: t.t.Outdated, Comments: ids,
+			Resolved: t.t.Resolved, Outdated: t.t.Outdated, Comments: ids, RootAuthor: root, Replies: replies,
 		})
 	}
 }

@@ -185,3 +185,17 @@ func toAny(ss []string) []any {
 	}
 	return out
 }
+
+// CommandDefinition recomputes the definition_sha256 of an already
+// resolved argv (argv[0] absolute), so an executor can check that the
+// approved command still names the same executable bytes before it runs.
+func CommandDefinition(argv []string) (string, error) {
+	if len(argv) == 0 || !filepath.IsAbs(argv[0]) {
+		return "", errors.New("command: argv[0] must be an absolute path")
+	}
+	sum, err := executableSHA256(argv[0])
+	if err != nil {
+		return "", err
+	}
+	return canon.HashValue(map[string]any{"argv": toAny(argv), "executable_sha256": sum})
+}

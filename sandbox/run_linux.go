@@ -201,7 +201,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	}
 	cfg := childConfig{
 		Argv:     slices.Clone(s.Argv),
-		Env:      minimalEnv(s.Argv[0], tmp, home),
+		Env:      append(minimalEnv(s.Argv[0], tmp, home), s.Env...),
 		Dir:      s.Dir,
 		Writable: append([]string{s.Dir, tmp}, s.AllowWrites...),
 		Landlock: m.landlock,

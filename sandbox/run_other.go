@@ -46,7 +46,7 @@ func Run(ctx context.Context, s Spec) (Result, error) {
 	tctx, cancel := context.WithTimeout(ctx, s.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(tctx, s.Argv[0], s.Argv[1:]...)
-	cmd.Env = minimalEnv(s.Argv[0], tmp, home)
+	cmd.Env = append(minimalEnv(s.Argv[0], tmp, home), s.Env...)
 	cmd.Dir = s.Dir
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.WaitDelay = 5 * time.Second

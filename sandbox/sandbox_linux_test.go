@@ -185,6 +185,11 @@ func TestEnvironmentIsMinimalAndHasNoToken(t *testing.T) {
 	if strings.HasPrefix(env["HOME"], os.Getenv("HOME")+"/") && os.Getenv("HOME") != "/" {
 		t.Fatalf("HOME %q is inside the user's home", env["HOME"])
 	}
+	// Spec.Env adds exactly what it names.
+	res = run(t, Spec{Argv: []string{exe, "sandbox-test-command", "env"}, Dir: dir, Env: []string{"GOCACHE=" + dir + "/cache"}})
+	if !strings.Contains(string(res.Output), "\nGOCACHE="+dir+"/cache\n") || strings.Contains(string(res.Output), secret) {
+		t.Fatalf("with Spec.Env:\n%s", res.Output)
+	}
 }
 
 // The timeout kills the command and everything it started, even a process
@@ -276,6 +281,13 @@ func TestSpecIsValidated(t *testing.T) {
 		"relative dir":  {Argv: []string{"/bin/sh"}, Dir: "tmp"},
 		"relative rw":   {Argv: []string{"/bin/sh"}, Dir: "/tmp", AllowWrites: []string{"x"}},
 		"negative time": {Argv: []string{"/bin/sh"}, Dir: "/tmp", Timeout: -1},
+		"token env":     {Argv: []string{"/bin/sh"}, Dir: "/tmp", Env: []string{"NPM_TOKEN=x"}},
+		"gh env":        {Argv: []string{"/bin/sh"}, Dir: "/tmp", Env: []string{"GH_HOST=x"}},
+		"git env":       {Argv: []string{"/bin/sh"}, Dir: "/tmp", Env: []string{"GIT_DIR=x"}},
+		"proxy env":     {Argv: []string{"/bin/sh"}, Dir: "/tmp", Env: []string{"https_proxy=x"}},
+		"path env":      {Argv: []string{"/bin/sh"}, Dir: "/tmp", Env: []string{"PATH=/x"}},
+		"preload env":   {Argv: []string{"/bin/sh"}, Dir: "/tmp", Env: []string{"LD_PRELOAD=/x.so"}},
+		"malformed env": {Argv: []string{"/bin/sh"}, Dir: "/tmp", Env: []string{"NOEQUALS"}},
 	} {
 		if _, err := Run(context.Background(), s); err == nil {
 			t.Errorf("%s: accepted", name)

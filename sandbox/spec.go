@@ -54,6 +54,13 @@ type Spec struct {
 	AllowWrites []string
 	// AllowNetwork runs the command with the host's network.
 	AllowNetwork bool
+	// Env adds NAME=value pairs to the minimal environment, for what a
+	// command cannot do without (e.g. GOCACHE in a directory of
+	// AllowWrites, so `go test` need not rebuild the standard library on
+	// every run). A name that could carry a credential (GH_*, GITHUB_*,
+	// GIT_*, *TOKEN*, *SECRET*, *PASSWORD*, *KEY*, proxies) or one of
+	// the minimal environment's own is refused.
+	Env []string
 	// AcceptMissing lists guarantees (Guarantee constants) a human
 	// accepted as missing in the plan's risk acceptance record; Run then
 	// runs without them. Any other missing guarantee is an error.
@@ -92,6 +99,11 @@ func (s *Spec) normalize() error {
 	for i, d := range s.AllowWrites {
 		if !filepath.IsAbs(d) {
 			return fmt.Errorf("sandbox: Spec.AllowWrites[%d] %q is not an absolute path", i, d)
+		}
+	}
+	for i, kv := range s.Env {
+		if err := checkExtraEnv(kv); err != nil {
+			return fmt.Errorf("sandbox: Spec.Env[%d]: %w", i, err)
 		}
 	}
 	if s.Timeout < 0 || s.OutputLimit < 0 {

@@ -35,6 +35,13 @@ const (
 	EnvGitCreds = "GH_PRLOOP_SIM_GIT_HELPER" // absolute path of the git credential helper program
 )
 
+// EnvClock is optional, and honoured only together with all of Names: the
+// URL of the simulator's clock (<api_url>/_sim/clock). With it, Clock reads
+// "now" from the simulator, whose time may run faster than the wall clock
+// (`gh-prloop sim --time-scale`), so that deadlines computed from the
+// timestamps it writes agree with it. Alone it is an error.
+const EnvClock = "GH_PRLOOP_SIM_CLOCK"
+
 // Names lists the variables in a fixed order.
 var Names = []string{EnvAPIURL, EnvToken, EnvCAFile, EnvGitHost, EnvGitCreds}
 
@@ -45,14 +52,19 @@ type Hook struct {
 	CAFile           string
 	GitHost          string
 	CredentialScript string
+	ClockURL         string // optional: EnvClock
 }
 
 // Env returns the variables that make a child process use h.
 func (h *Hook) Env() map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		EnvAPIURL: h.APIURL, EnvToken: h.Token, EnvCAFile: h.CAFile,
 		EnvGitHost: h.GitHost, EnvGitCreds: h.CredentialScript,
 	}
+	if h.ClockURL != "" {
+		m[EnvClock] = h.ClockURL
+	}
+	return m
 }
 
 // FromEnv reads the hook. It returns nil, nil when none of the variables
@@ -68,6 +80,9 @@ func FromEnv(getenv func(string) string) (*Hook, error) {
 		}
 	}
 	if len(set) == 0 {
+		if getenv(EnvClock) != "" {
+			return nil, fmt.Errorf("simulator environment: %s set without %s; set all or none", EnvClock, strings.Join(Names, ", "))
+		}
 		return nil, nil
 	}
 	if len(unset) > 0 {
@@ -75,7 +90,7 @@ func FromEnv(getenv func(string) string) (*Hook, error) {
 	}
 	h := &Hook{
 		APIURL: getenv(EnvAPIURL), Token: getenv(EnvToken), CAFile: getenv(EnvCAFile),
-		GitHost: getenv(EnvGitHost), CredentialScript: getenv(EnvGitCreds),
+		GitHost: getenv(EnvGitHost), CredentialScript: getenv(EnvGitCreds), ClockURL: getenv(EnvClock),
 	}
 	if err := h.validate(); err != nil {
 		return nil, fmt.Errorf("simulator environment: %w", err)
@@ -90,6 +105,12 @@ func (h *Hook) validate() error {
 	}
 	if !isLoopback(u.Hostname()) {
 		return fmt.Errorf("%s=%q: not a loopback address", EnvAPIURL, h.APIURL)
+	}
+	if h.ClockURL != "" {
+		c, err := url.Parse(h.ClockURL)
+		if err != nil || c.Scheme != u.Scheme || c.Host != u.Host || c.Path != clockPath || c.User != nil || c.RawQuery != "" {
+			return fmt.Errorf("%s=%q: want %s%s", EnvClock, h.ClockURL, strings.TrimRight(h.APIURL, "/"), clockPath)
+		}
 	}
 	host, port, err := net.SplitHostPort(h.GitHost)
 	if err != nil || port == "" {

@@ -28,5 +28,6 @@ func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 	root.AddCommand(newEvaluateCmd(), newHashCmd(), newCanonicalCmd(), newPolicyCmd(), newReportCmd(defaultClient), newDemoCmd(), newPlanCmd(defaultPlanEnv()), newSimCmd())
 	root.AddCommand(newAutomationsCmd(defaultAutomationsEnv()))
 	root.AddCommand(newStartCmd(defaultPlanEnv()), newApplyCmd(defaultPlanEnv()))
+	root.AddCommand(newWakeupCmd(defaultPlanEnv()), newApproveCmd(defaultPlanEnv()))
 	return root
 }

@@ -69,6 +69,7 @@ type Server struct {
 	mu      sync.Mutex
 	pushes  int
 	chunked int
+	reqs    int
 	// pushMu serializes receive-pack requests, so the refs read before and
 	// after one push differ by exactly that push's updates.
 	pushMu sync.Mutex
@@ -167,6 +168,15 @@ func (s *Server) Pushes() int {
 	return s.pushes
 }
 
+// Requests counts every HTTP request the server received (fetches,
+// ls-remote, pushes, refused ones): a caller that must do no git network
+// operation checks that it stays unchanged.
+func (s *Server) Requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reqs
+}
+
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // CreateRepo creates an empty bare repository whose default branch is
@@ -198,6 +208,9 @@ var repoPathRE = regexp.MustCompile(`^/([^/]+)/([^/]+)\.git/`)
 
 func (s *Server) handler(backend http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		s.reqs++
+		s.mu.Unlock()
 		if s.opts.Token != "" && !s.authorized(r) {
 			w.Header().Set("WWW-Authenticate", `Basic realm="ghsim"`)
 			http.Error(w, "authentication required", http.StatusUnauthorized)

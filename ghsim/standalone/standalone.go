@@ -25,8 +25,49 @@ type Options struct {
 	// the credential helper); empty means a new temporary directory that
 	// Close removes. A given Dir is left for the caller.
 	Dir string
-	// Clock is the simulator's clock; nil means time.Now.
+	// Clock is the simulator's clock; nil means time.Now, or a ScaledClock
+	// when TimeScale is set.
 	Clock func() time.Time
+	// TimeScale > 0 runs simulated time that many times faster than the
+	// wall clock from Start (ghsim.ScaledClock); ignored when Clock is set.
+	TimeScale float64
+	// Scenarios are the Codex bot's answers, one per review request in
+	// order (nil: DefaultScenarios). Once they are used up the bot answers
+	// every further request with Clean. Findings answers report
+	// testbed.RoundFindings of their findings round, so each is new.
+	Scenarios []ghsim.ScenarioKind
+	// BotDelay is the simulated time between the bot's steps (0: 30s).
+	BotDelay time.Duration
+	// Gates scripts the merge gates after every push (nil: DefaultGates).
+	Gates *ghsim.GateScript
+}
+
+// DefaultScenarios is the loop of issue 8's acceptance: findings on the
+// first request, findings again after the first fix, then a clean round.
+func DefaultScenarios() []ghsim.ScenarioKind {
+	return []ghsim.ScenarioKind{ghsim.Findings, ghsim.Findings, ghsim.ZeroFindings}
+}
+
+// DefaultGates is a CI check that passes two simulated minutes after each
+// push, with no review required.
+func DefaultGates() ghsim.GateScript {
+	return ghsim.GateScript{CheckName: "ci / test", CheckDelay: 2 * time.Minute, Conclusion: "success"}
+}
+
+// Script is the bot's queue for kinds, each step delay apart: findings
+// kinds get the bed's round findings in turn.
+func Script(kinds []ghsim.ScenarioKind, delay time.Duration) []ghsim.Scenario {
+	out := make([]ghsim.Scenario, 0, len(kinds))
+	round := 0
+	for _, k := range kinds {
+		sc := ghsim.Scenario{Kind: k, StepDelay: delay}
+		if k == ghsim.Findings || k == ghsim.FindingsComment {
+			sc.Findings = testbed.RoundFindings(round)
+			round++
+		}
+		out = append(out, sc)
+	}
+	return out
 }
 
 // Info is what a client of the world needs, printed by `gh-prloop sim`.
@@ -66,15 +107,36 @@ func Start(ctx context.Context, opts Options) (s *Sim, err error) {
 	if s.dir, err = filepath.Abs(s.dir); err != nil {
 		return nil, err
 	}
-	if s.Bed, err = testbed.New(ctx, testbed.Options{Dir: s.dir, Clock: opts.Clock}); err != nil {
+	clock := opts.Clock
+	if clock == nil && opts.TimeScale > 0 {
+		sc, err := ghsim.NewScaledClock(time.Now(), opts.TimeScale, nil)
+		if err != nil {
+			return nil, fmt.Errorf("standalone: %w", err)
+		}
+		clock = sc.Now
+	}
+	if s.Bed, err = testbed.New(ctx, testbed.Options{Dir: s.dir, Clock: clock}); err != nil {
 		return nil, fmt.Errorf("standalone: %w", err)
 	}
+	kinds := opts.Scenarios
+	if kinds == nil {
+		kinds = DefaultScenarios()
+	}
+	gates := DefaultGates()
+	if opts.Gates != nil {
+		gates = *opts.Gates
+	}
+	sim := s.Bed.Sim
+	sim.SetCodexScenario(ghsim.Scenario{Kind: ghsim.ZeroFindings, StepDelay: opts.BotDelay})
+	sim.QueueCodexScenarios(Script(kinds, opts.BotDelay)...)
+	sim.SetGateScript(gates)
 	hook := &simenv.Hook{
 		APIURL:           s.Bed.Sim.URL(),
 		Token:            testbed.APIToken,
 		CAFile:           s.Bed.GitServer.CAFile,
 		GitHost:          s.Bed.Host,
 		CredentialScript: s.Bed.CredentialScript,
+		ClockURL:         s.Bed.Sim.URL() + ghsim.ClockPath,
 	}
 	s.info = Info{
 		APIURL: hook.APIURL, GitURL: s.Bed.RepoURL(), Token: hook.Token, CAFile: hook.CAFile,

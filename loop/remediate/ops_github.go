@@ -1,0 +1,182 @@
+package remediate
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/prloop/gh-prloop/core/bootstrap"
+	"github.com/prloop/gh-prloop/core/observe"
+	"github.com/prloop/gh-prloop/core/policy"
+	"github.com/prloop/gh-prloop/core/schema"
+	"github.com/prloop/gh-prloop/loop/step"
+)
+
+// replyBody is the reply posted on each fixed thread.
+func (x *exec) replyBody(threadID string) string {
+	return fmt.Sprintf("Addressed in %s (fix round %d).\n\n%s", x.commitSHA, x.round, ReplyMarker(x.m.RunID, x.round, threadID))
+}
+
+// ownReply finds this user's reply carrying marker in the thread.
+func ownReply(obs *observe.PR, viewerID int64, threadID, marker string) (found *observe.ThreadComment, exists bool, n int) {
+	for _, t := range obs.Threads {
+		if t.ID != threadID {
+			continue
+		}
+		exists = true
+		for i := range t.Comments {
+			if c := &t.Comments[i]; c.Author.ID == viewerID && strings.Contains(c.Body, marker) {
+				n++
+				found = c
+			}
+		}
+	}
+	return found, exists, n
+}
+
+// reply posts one reply per actionable thread, each once: a reply by this
+// user carrying the thread's marker for this run and round is its receipt.
+func (x *exec) reply(ctx context.Context) (map[string]string, bool, error) {
+	const op = policy.OpReplyToCodexThreads
+	_, viewerID, err := x.viewer(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	obs, _, err := x.d.GitHub.ObservePR(ctx, x.repo, x.m.PRNumber)
+	if err != nil {
+		return nil, false, err
+	}
+	receipt := map[string]string{"replies": strconv.Itoa(len(x.m.ActionableThreads))}
+	allFound := true
+	for k, t := range x.m.ActionableThreads {
+		marker := ReplyMarker(x.m.RunID, x.round, t.ID)
+		c, exists, n := ownReply(obs, viewerID, t.ID, marker)
+		switch {
+		case !exists:
+			return nil, false, halt(op, "thread %s is gone", t.ID)
+		case n > 1:
+			return nil, false, halt(op, "%d replies in thread %s carry the marker of round %d", n, t.ID, x.round)
+		}
+		if c == nil {
+			allFound = false
+			point := fmt.Sprintf("%s/%d", op, k+1)
+			if err := x.fault("before:" + point); err != nil {
+				return nil, false, err
+			}
+			c, err = x.d.GitHub.ReplyToThread(ctx, t.ID, x.replyBody(t.ID))
+			if err != nil {
+				if !step.DeliveryUnknown(err) {
+					return nil, false, err
+				}
+				again, _, oerr := x.d.GitHub.ObservePR(ctx, x.repo, x.m.PRNumber)
+				if oerr != nil {
+					return nil, false, oerr
+				}
+				if c, _, _ = ownReply(again, viewerID, t.ID, marker); c == nil {
+					return nil, false, fmt.Errorf("%w; the reply to %s is not visible yet, so nothing was sent again: the next wakeup reconciles", err, t.ID)
+				}
+			}
+			if err := x.fault("after:" + point); err != nil {
+				return nil, false, err
+			}
+		}
+		receipt[fmt.Sprintf("reply_%d", k+1)] = t.ID + " " + c.NodeID
+	}
+	return receipt, allFound, nil
+}
+
+// request renders round n's template with the pushed head, checks it and
+// posts it once: this user's comment carrying the marker is the receipt.
+func (x *exec) request(ctx context.Context) (map[string]string, bool, error) {
+	const op = policy.OpRequestCodexReview
+	m := x.m
+	tmpl := m.ReviewRequestBodyTemplate
+	if tmpl != policy.FixReviewTemplate(m.RunID, x.round) || step.SHA256Hex(tmpl) != m.ReviewRequestBodyTemplateSHA256 {
+		return nil, false, halt(op, "the template is not round %d's or does not hash to review_request_body_template_sha256", x.round)
+	}
+	body := bootstrap.RenderReviewBody(tmpl, x.commitSHA)
+	marker := policy.RequestMarker(m.RunID, x.round, x.commitSHA)
+	if strings.Count(body, marker) != 1 || strings.Contains(body, "{{") {
+		return nil, false, halt(op, "the rendered request does not carry exactly the marker %s", marker)
+	}
+	receipt := func(c observe.IssueComment) (map[string]string, error) {
+		at, err := schema.ParseTime(c.CreatedAt)
+		if err != nil {
+			return nil, halt(op, "comment %d has an unreadable creation time %q", c.ID, c.CreatedAt)
+		}
+		if c.Body != body {
+			return nil, halt(op, "comment %d carries the marker but is not the approved body", c.ID)
+		}
+		return map[string]string{"comment_id": strconv.FormatInt(c.ID, 10), "created_at": schema.FormatTime(at), "body_sha256": step.SHA256Hex(body)}, nil
+	}
+	if c, err := x.ownRequest(ctx, marker); err != nil || c != nil {
+		if err != nil {
+			return nil, false, err
+		}
+		r, err := receipt(*c)
+		return r, true, err
+	}
+	if err := x.fault("before:" + op); err != nil {
+		return nil, false, err
+	}
+	c, err := x.d.GitHub.PostComment(ctx, x.repo, m.PRNumber, body)
+	if err != nil {
+		if !step.DeliveryUnknown(err) {
+			return nil, false, err
+		}
+		if c, err = x.ownRequest(ctx, marker); err != nil {
+			return nil, false, err
+		}
+		if c == nil {
+			return nil, false, fmt.Errorf("the request's delivery is unknown and it is not visible yet, so nothing was sent again: the next wakeup reconciles")
+		}
+	}
+	if err := x.fault("after:" + op); err != nil {
+		return nil, false, err
+	}
+	r, err := receipt(*c)
+	return r, false, err
+}
+
+func (x *exec) ownRequest(ctx context.Context, marker string) (*observe.IssueComment, error) {
+	_, viewerID, err := x.viewer(ctx)
+	if err != nil {
+		return nil, err
+	}
+	obs, _, err := x.d.GitHub.ObservePR(ctx, x.repo, x.m.PRNumber)
+	if err != nil {
+		return nil, err
+	}
+	var found []observe.IssueComment
+	for _, c := range obs.IssueComments {
+		if c.Author.ID == viewerID && strings.Contains(c.Body, marker) {
+			found = append(found, c)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, nil
+	case 1:
+		return &found[0], nil
+	}
+	return nil, halt(policy.OpRequestCodexReview, "%d comments carry the marker %s", len(found), marker)
+}
+
+// update hands the new round to the caller (checkpoint + registry), which
+// must treat the same Update twice as once.
+func (x *exec) update(ctx context.Context) (map[string]string, bool, error) {
+	const op = policy.OpUpdateAutomation
+	u := Update{Round: x.round, FinalHeadSHA: x.commitSHA, RequestCommentID: x.commentID, RequestCreatedAt: x.requestAt, CompletedRequestKey: x.m.RequestKey}
+	if err := x.fault("before:" + op); err != nil {
+		return nil, false, err
+	}
+	if err := x.job.UpdateAutomation(ctx, u); err != nil {
+		return nil, false, halt(op, "recording round %d: %v", x.round, err)
+	}
+	if err := x.fault("after:" + op); err != nil {
+		return nil, false, err
+	}
+	return map[string]string{"round": strconv.Itoa(u.Round), "request_head_sha": u.FinalHeadSHA,
+		"request_comment_id": strconv.FormatInt(u.RequestCommentID, 10), "completed_request_key": u.CompletedRequestKey}, false, nil
+}

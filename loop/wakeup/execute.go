@@ -1,0 +1,106 @@
+package wakeup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/prloop/gh-prloop/automations"
+	"github.com/prloop/gh-prloop/core/canon"
+	"github.com/prloop/gh-prloop/core/evaluate"
+	"github.com/prloop/gh-prloop/core/policy"
+	"github.com/prloop/gh-prloop/core/schema"
+	"github.com/prloop/gh-prloop/loop/checkpoint"
+	"github.com/prloop/gh-prloop/loop/state"
+)
+
+// execute takes the claim (policy TTL), hands the validated plan to the
+// action's executor, and releases the claim when the executor returns. A
+// process that dies in between leaves the claim to expire: core then halts
+// the loop with stale-claim for a human to look at.
+func (w *waker) execute(ctx context.Context, o Outcome, snap *state.Snapshot, res evaluate.Result) Outcome {
+	ex := w.d.Executors[res.Action]
+	if ex == nil {
+		return o.fail(fmt.Errorf("this build cannot %s yet; nothing was done", res.Action))
+	}
+	var manifest any = w.cp.RemediationManifest
+	if res.Action != evaluate.ActionExecuteRemediation {
+		manifest = w.cp.FinalizationManifest
+	}
+	mBytes, err := canon.Marshal(manifest)
+	if err != nil {
+		return o.fail(err)
+	}
+	now := w.d.Now().UTC()
+	w.cp.Claim = &schema.Claim{
+		ClaimedAt:  schema.FormatTime(now),
+		ExpiresAt:  schema.FormatTime(now.Add(policy.ClaimTTLSecs * time.Second)),
+		Holder:     w.d.Holder,
+		PlanHash:   res.PlanHash,
+		RequestKey: w.cp.RequestKey(),
+	}
+	if err := w.save(); err != nil {
+		return o.fail(err)
+	}
+	job := Job{
+		Run: w.run, Checkpoint: w.cp, Action: res.Action, PlanHash: res.PlanHash,
+		Manifest: mBytes, State: snap.Canonical, Snapshot: snap,
+		Revalidate: func(ctx context.Context) (string, error) { return w.revalidate(ctx, res.Action) },
+		Save: func(c *checkpoint.Checkpoint) error {
+			w.cp = c
+			return w.save()
+		},
+	}
+	done, xerr := ex(ctx, job)
+	w.cp.Claim = nil
+	if err := w.save(); err != nil && xerr == nil {
+		xerr = err
+	}
+	if xerr != nil {
+		var h *HaltError
+		if errors.As(xerr, &h) {
+			o.Action, o.Reason, o.Message = evaluate.ActionHalt, h.Reason, h.Message
+			if _, err := w.d.Registry.Pause(ctx, w.key, "halt: "+h.Reason+": "+h.Message, w.d.Now()); err != nil && !errors.Is(err, automations.ErrNotFound) {
+				return o.fail(err)
+			}
+			o.Done, o.Exit = "paused the automation: "+h.Reason, ExitHalt
+			return o
+		}
+		return o.fail(xerr)
+	}
+	o.Done = done
+	return o
+}
+
+// HaltError is an executor's halt: the loop is paused with Reason.
+type HaltError struct{ Reason, Message string }
+
+func (e *HaltError) Error() string { return e.Reason + ": " + e.Message }
+
+// revalidate rebuilds the state from fresh observations with the claim set
+// aside (the claim is this wakeup's own) and returns the hash of the plan
+// core would execute now; the executor compares it with the approved one.
+func (w *waker) revalidate(ctx context.Context, action string) (string, error) {
+	c := *w.cp
+	c.Claim = nil
+	var b *schema.Boundary
+	var err error
+	if c.RemediationManifest != nil {
+		if b, err = w.checkout().Boundary(ctx, w.run); err != nil {
+			return "", err
+		}
+	}
+	snap, err := state.Build(ctx, state.Deps{GitHub: w.d.GitHub, Registry: w.d.Registry}, &c, b)
+	if err != nil {
+		return "", err
+	}
+	res, err := evaluateSnap(snap)
+	if err != nil {
+		return "", err
+	}
+	if res.Action != action {
+		return "", &HaltError{Reason: res.Reason, Message: "re-validation before the first side effect: " + res.Message}
+	}
+	return res.PlanHash, nil
+}

@@ -29,5 +29,6 @@ func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 	root.AddCommand(newAutomationsCmd(defaultAutomationsEnv()))
 	root.AddCommand(newStartCmd(defaultPlanEnv()), newApplyCmd(defaultPlanEnv()))
 	root.AddCommand(newWakeupCmd(defaultPlanEnv()), newApproveCmd(defaultPlanEnv()))
+	root.AddCommand(newWatchCmd(defaultPlanEnv()))
 	return root
 }

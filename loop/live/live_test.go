@@ -181,3 +181,35 @@ func TestInterval(t *testing.T) {
 		}
 	}
 }
+
+// While a loop only waits, the console's cycle — reads of the state
+// directory every few seconds and a wakeup on the rrule — costs no charged
+// REST request and at most one GraphQL point per wakeup.
+func TestIdleConsoleCost(t *testing.T) {
+	w := newWorld(t, ghsim.Scenario{Kind: ghsim.Silent})
+	src := &live.Source{Deps: w.deps, Key: w.key}
+	ctx := context.Background()
+	if _, err := src.Wakeup(ctx, nil); err != nil { // the round's first wakeup learns the request's node id
+		t.Fatal(err)
+	}
+	w.bed.Sim.ResetStats()
+	for range 10 {
+		if _, err := src.Load(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := w.bed.Sim.Stats(); st.REST != 0 || st.GraphQL != 0 {
+		t.Fatalf("reads cost %+v", st)
+	}
+	for i := range 3 {
+		w.clock.Advance(2 * time.Minute)
+		l, err := src.Wakeup(ctx, nil)
+		if err != nil || l.Next.Action != evaluate.ActionWait {
+			t.Fatalf("idle wakeup %d: %v %s", i, err, l.Phase())
+		}
+	}
+	st := w.bed.Sim.Stats()
+	if st.REST-st.REST304 != 0 || st.GraphQL != 3 || st.GraphQLPoints > 3 {
+		t.Fatalf("3 idle wakeups cost %d charged REST, %d GraphQL queries, %d points", st.REST-st.REST304, st.GraphQL, st.GraphQLPoints)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
@@ -126,5 +127,22 @@ func BenchmarkOpenHostileDetail(b *testing.B) {
 		d := newDetail(st, l.Threads[0], "notty")
 		d.SetSize(120, 40)
 		_ = d.View()
+	}
+}
+
+// BenchmarkIdleSecond is one second of an idle console at 120×40: the
+// clock tick (countdowns, spinner) and the redraw it causes. At one tick a
+// second, ns/op ÷ 10⁷ is the percentage of one CPU.
+func BenchmarkIdleSecond(b *testing.B) {
+	l := awaitingApproval()
+	l.Request.Codex = status.CodexRunning
+	m := New(Config{Load: constant(l), Now: func() time.Time { return t0 }}, testutil.Styles())
+	m.tick = func(time.Duration, func(time.Time) tea.Msg) tea.Cmd { return nil }
+	m.SetSize(120, 40)
+	m.apply(l)
+	m.seconds = 1 // no reload in the measured ticks but the periodic one
+	for b.Loop() {
+		m.Update(tickMsg{gen: m.gen})
+		_ = m.View()
 	}
 }

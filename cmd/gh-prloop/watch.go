@@ -107,6 +107,11 @@ type watchWiring struct {
 	errOut io.Writer
 	ctx    context.Context
 
+	// approverID is the approving account's id; 0 reads it from GitHub
+	// when an approval is recorded.
+	approverID int64
+	approval   func(status.Loop) (watch.Screen, error)
+
 	mu       sync.Mutex
 	consoles []*watch.Model
 }
@@ -115,7 +120,9 @@ func newWatchWiring(cmd *cobra.Command, env planEnv, d wakeup.Deps) *watchWiring
 	out := cmd.OutOrStdout()
 	color := theme.ColorEnabled(env.getenv, true)
 	st := theme.New(theme.NewRenderer(out, color), theme.Default())
-	return &watchWiring{env: env, deps: d, styles: &st, color: color, out: out, errOut: cmd.ErrOrStderr(), ctx: cmd.Context()}
+	w := &watchWiring{env: env, deps: d, styles: &st, color: color, out: out, errOut: cmd.ErrOrStderr(), ctx: cmd.Context()}
+	w.approval = w.approvalFor(cmd)
+	return w
 }
 
 func (w *watchWiring) console(key string) *watch.Model {
@@ -131,6 +138,7 @@ func (w *watchWiring) console(key string) *watch.Model {
 			return browser.New("", io.Discard, io.Discard).Browse(sanitize.Line(u, 2048))
 		},
 		Copy:     func(s string) error { return copyOSC52(w.out, s) },
+		Approval: w.approval,
 		Markdown: md,
 	}, w.styles)
 	w.mu.Lock()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,9 +10,15 @@ import (
 
 	"github.com/prloop/gh-prloop/automations"
 	"github.com/prloop/gh-prloop/automations/manage"
+	"github.com/prloop/gh-prloop/core/evaluate"
 	"github.com/prloop/gh-prloop/core/policy"
+	"github.com/prloop/gh-prloop/ghclient"
+	"github.com/prloop/gh-prloop/loop/finalize"
+	"github.com/prloop/gh-prloop/loop/initial"
+	"github.com/prloop/gh-prloop/loop/remediate"
 	"github.com/prloop/gh-prloop/loop/wakeup"
 	"github.com/prloop/gh-prloop/statestore"
+	"github.com/prloop/gh-prloop/tui/approval"
 	"github.com/prloop/gh-prloop/tui/sanitize"
 	"github.com/spf13/cobra"
 )
@@ -36,7 +43,14 @@ func wakeupDeps(cmd *cobra.Command, env planEnv) (wakeup.Deps, error) {
 	if err != nil {
 		return wakeup.Deps{}, exitWith(1, "%v", err)
 	}
-	return wakeup.Deps{Root: root, GitHub: client, Registry: reg, Git: git, Now: env.now}, nil
+	rd := remediate.Deps{Git: git, GitHub: client, Commands: initial.Sandbox{}, Fixer: remediate.FixerSandbox{}, Now: env.now}
+	fd := finalize.Deps{GitHub: client, Registry: reg, Now: env.now}
+	return wakeup.Deps{Root: root, GitHub: client, Registry: reg, Git: git, Now: env.now,
+		Executors: map[string]wakeup.Executor{
+			evaluate.ActionExecuteRemediation:  wakeup.RemediationExecutor(rd, wakeup.LocalCheckout{Git: git}.CheckoutPush, wakeup.RemediationOptions{}),
+			evaluate.ActionExecuteFinalization: wakeup.FinalizationExecutor(fd, nil),
+			evaluate.ActionFinishFinalization:  wakeup.FinishExecutor(fd, nil),
+		}}, nil
 }
 
 // loopKey resolves KEY (a loop key or an automation id) in the registry.
@@ -209,6 +223,9 @@ Exit status: 0 approved (or rebuilt), 1 wrong hash, no plan or error, 2 usage.`,
 			if err != nil {
 				return exitWith(1, "%s: %v", key, err)
 			}
+			if hash == "" && len(addPaths) == 0 && stdinIsTerminal(cmd) && isTerminal(out) {
+				return approveConsole(cmd, env, d, key, p)
+			}
 			printPending(out, key, p)
 			if hash == "" {
 				fmt.Fprintf(out, "\nto approve: gh-prloop approve %s --hash %s\n", key, p.PlanHash)
@@ -312,4 +329,60 @@ func short(sha string) string {
 		return sha[:12]
 	}
 	return sha
+}
+
+// approveConsole is the typed-hash approval console on the loop's pending
+// plan: the hash is re-checked against fresh observations before the
+// approval is recorded.
+func approveConsole(cmd *cobra.Command, env planEnv, d wakeup.Deps, key string, p *wakeup.Pending) error {
+	ctx := cmd.Context()
+	login, viewerID, err := viewer(cmd, env)
+	if err != nil {
+		return err
+	}
+	c := p.Checkpoint
+	client, err := env.client(cmd)
+	if err != nil {
+		return err
+	}
+	repo, err := ghclient.ParseRepo(c.Repository)
+	if err != nil {
+		return exitWith(1, "%v", err)
+	}
+	obs, _, err := client.ObservePR(ctx, repo, c.PRNumber)
+	if err != nil {
+		return exitWith(1, "observing %s#%d: %v", c.Repository, c.PRNumber, err)
+	}
+	var view approval.View
+	if m := c.RemediationManifest; m != nil {
+		files := make([]approval.File, len(m.Paths))
+		for i, path := range m.Paths {
+			files[i] = approval.File{Path: path}
+		}
+		view = approval.FromRemediation(*m, p.PlanHash, p.Manifest, c.Mode, int(c.FixRounds)+1, obs, files)
+	} else {
+		view = approval.FromFinalization(*c.FinalizationManifest, p.PlanHash, p.Manifest, c.Mode, obs)
+	}
+	view.Approver = login
+	recheck := func(ctx context.Context) (approval.RecheckResult, error) {
+		h, err := wakeup.Recheck(ctx, d, key)
+		if err != nil {
+			return approval.RecheckResult{}, err
+		}
+		return approval.RecheckResult{Document: p.Manifest, PlanHash: h}, nil
+	}
+	record := func(ctx context.Context) (string, error) {
+		if _, err := wakeup.Approve(ctx, d, key, p.PlanHash, viewerID); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("approved the %s plan %s; the next wakeup executes it", p.Kind, p.PlanHash), nil
+	}
+	outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()})
+	if err != nil && outcome == approval.Failed {
+		return exitWith(1, "%v", err)
+	}
+	if code := outcome.ExitCode(); code != 0 {
+		return silentExit(code)
+	}
+	return nil
 }

@@ -107,7 +107,7 @@ func TestWakeupAndApproveCommands(t *testing.T) {
 		t.Fatalf("approve: %d %q %q", code, out, errOut)
 	}
 	out, _, code = runLoopCLI(t, env, "wakeup", key)
-	if code != 1 || !strings.Contains(out, "execute-remediation (approved)") {
-		t.Fatalf("wakeup after approval (no remediation executor in this build): %d %q", code, out)
+	if code != 1 || !strings.Contains(out, "execute-remediation (approved)") || !strings.Contains(out, "no fixer") {
+		t.Fatalf("wakeup after approval, headless without a fixer (nothing is done): %d %q", code, out)
 	}
 }

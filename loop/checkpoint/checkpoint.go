@@ -226,8 +226,14 @@ func (c *Checkpoint) validate(obj map[string]any, errs *problems.List) {
 	if c.FixRounds < 0 || c.FixRounds > policy.MaxFixRounds {
 		errs.Add("/fix_rounds", problems.InvalidValue, "must be between 0 and %d", policy.MaxFixRounds)
 	}
-	if int64(len(c.CompletedRequestKeys)) != c.FixRounds {
-		errs.Add("/completed_request_keys", problems.Inconsistent, "one completed request per fix round: %d keys for %d rounds", len(c.CompletedRequestKeys), c.FixRounds)
+	// One completed request per fix round, plus the pending request once
+	// the finalization operations ran on it (PROTOCOL §5: the claimed
+	// request is preserved as completed for the post-mutation plan).
+	switch n := int64(len(c.CompletedRequestKeys)); {
+	case n == c.FixRounds:
+	case n == c.FixRounds+1 && c.CompletedRequestKeys[n-1] == c.RequestKey():
+	default:
+		errs.Add("/completed_request_keys", problems.Inconsistent, "one completed request per fix round (and then the pending one once finalized): %d keys for %d rounds", n, c.FixRounds)
 	}
 	for i, a := range c.Fixer {
 		if a == "" || bytes.IndexByte([]byte(a), 0) >= 0 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/prloop/gh-prloop/core/policy"
+	"github.com/prloop/gh-prloop/loop/internal/looptest"
 	"github.com/prloop/gh-prloop/loop/remediate"
 )
 
@@ -21,11 +22,11 @@ func TestCrashBeforeAndAfterEverySideEffect(t *testing.T) {
 			point := when + op
 			t.Run(point, func(t *testing.T) {
 				t.Parallel()
-				w := newWorld(t)
-				fixer := w.fixerScript(w.paths()...)
-				pushes0 := w.bed.GitServer.Pushes()
+				w := looptest.New(t)
+				fixer := w.FixerScript(w.Paths()...)
+				pushes0 := w.Bed.GitServer.Pushes()
 				hit := false
-				_, err := w.execute(func(p string) bool {
+				_, err := w.Execute(func(p string) bool {
 					if p == point {
 						hit = true
 						return true
@@ -38,18 +39,18 @@ func TestCrashBeforeAndAfterEverySideEffect(t *testing.T) {
 				if !errors.Is(err, remediate.ErrCrashed) {
 					t.Fatalf("first run: %v, want the injected crash", err)
 				}
-				w.events = nil
-				res, err := w.execute(nil, fixer)
+				w.Events = nil
+				res, err := w.Execute(nil, fixer)
 				if err != nil {
 					t.Fatalf("resumed run: %v", err)
 				}
-				w.checkEnd(res, pushes0)
-				w.checkEditedOnce()
+				checkEnd(w, res, pushes0)
+				checkEditedOnce(w)
 				base, _, _ := strings.Cut(op, "/")
 				// (After the first of two replies the resumed run finds that
 				// one and still posts the second: checkEnd counts them.)
 				if when == "after:" && base != policy.OpUpdateAutomation && op != policy.OpReplyToCodexThreads+"/1" {
-					for _, e := range w.events {
+					for _, e := range w.Events {
 						if e.Event == "operation-finished" && e.Op == base && !e.Reconciled {
 							t.Fatalf("%s: the resumed run acted again instead of finding the effect", op)
 						}
@@ -62,15 +63,15 @@ func TestCrashBeforeAndAfterEverySideEffect(t *testing.T) {
 
 // checkEditedOnce: the fixer's change is in each approved file once (a
 // resumed edit-files never runs the fixer on top of its own result).
-func (w *world) checkEditedOnce() {
-	w.t.Helper()
-	for _, p := range w.paths() {
-		data, err := os.ReadFile(w.bed.Path(p))
+func checkEditedOnce(w *looptest.World) {
+	w.T.Helper()
+	for _, p := range w.Paths() {
+		data, err := os.ReadFile(w.Bed.Path(p))
 		if err != nil {
-			w.t.Fatal(err)
+			w.T.Fatal(err)
 		}
 		if n := strings.Count(string(data), "fixed by the test fixer"); n != 1 {
-			w.t.Fatalf("%s carries the fixer's change %d times, want 1", p, n)
+			w.T.Fatalf("%s carries the fixer's change %d times, want 1", p, n)
 		}
 	}
 }

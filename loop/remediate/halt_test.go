@@ -11,18 +11,19 @@ import (
 	"github.com/prloop/gh-prloop/core/schema"
 	"github.com/prloop/gh-prloop/ghsim/testbed"
 	"github.com/prloop/gh-prloop/local"
+	"github.com/prloop/gh-prloop/loop/internal/looptest"
 	"github.com/prloop/gh-prloop/loop/remediate"
 )
 
 // nothingPushed: the remote head branch is still at the plan's head and no
 // push happened.
-func (w *world) nothingPushed(pushes0 int) {
-	w.t.Helper()
-	if got := w.bareGit("rev-parse", "refs/heads/"+w.plan.Doc.InitialSnapshot.HeadBranch); got != w.init.FinalHeadSHA {
-		w.t.Fatalf("the remote moved to %s", got)
+func nothingPushed(w *looptest.World, pushes0 int) {
+	w.T.Helper()
+	if got := w.BareGit("rev-parse", "refs/heads/"+w.Plan.Doc.InitialSnapshot.HeadBranch); got != w.Init.FinalHeadSHA {
+		w.T.Fatalf("the remote moved to %s", got)
 	}
-	if w.bed.GitServer.Pushes() != pushes0 {
-		w.t.Fatal("something was pushed")
+	if w.Bed.GitServer.Pushes() != pushes0 {
+		w.T.Fatal("something was pushed")
 	}
 }
 
@@ -38,24 +39,24 @@ func wantHalt(t *testing.T, err error, op, saw string) {
 // aborts with nothing committed and the worktree left for the human.
 func TestFixerOutsideTheApprovedPathsAborts(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
-	pushes0 := w.bed.GitServer.Pushes()
-	head, _ := w.bed.Runner.Run(context.Background(), w.bed.Checkout, "rev-parse", "HEAD")
-	fixer := w.fixerScript(append(w.paths(), "README.md")...)
-	_, err := w.execute(nil, fixer)
+	w := looptest.New(t)
+	pushes0 := w.Bed.GitServer.Pushes()
+	head, _ := w.Bed.Runner.Run(context.Background(), w.Bed.Checkout, "rev-parse", "HEAD")
+	fixer := w.FixerScript(append(w.Paths(), "README.md")...)
+	_, err := w.Execute(nil, fixer)
 	wantHalt(t, err, policy.OpEditFiles, "README.md outside the approved paths")
-	w.nothingPushed(pushes0)
-	if now, _ := w.bed.Runner.Run(context.Background(), w.bed.Checkout, "rev-parse", "HEAD"); string(now) != string(head) {
+	nothingPushed(w, pushes0)
+	if now, _ := w.Bed.Runner.Run(context.Background(), w.Bed.Checkout, "rev-parse", "HEAD"); string(now) != string(head) {
 		t.Fatal("HEAD moved: something was committed")
 	}
-	data, _ := os.ReadFile(w.bed.Path("README.md"))
+	data, _ := os.ReadFile(w.Bed.Path("README.md"))
 	if !strings.Contains(string(data), "fixed by the test fixer") {
 		t.Fatal("the worktree was not left as the fixer left it")
 	}
 	// A second wakeup does not commit it either.
-	_, err = w.execute(nil, fixer)
+	_, err = w.Execute(nil, fixer)
 	wantHalt(t, err, policy.OpEditFiles, "outside the approved paths")
-	w.nothingPushed(pushes0)
+	nothingPushed(w, pushes0)
 }
 
 // A fixer that fails, and a fixer that changes nothing, abort the round.
@@ -63,11 +64,11 @@ func TestFailingOrIdleFixerAborts(t *testing.T) {
 	for fixer, saw := range map[string]string{"/bin/false": "the fixer failed", "/bin/true": "changed none of the approved paths"} {
 		t.Run(fixer, func(t *testing.T) {
 			t.Parallel()
-			w := newWorld(t)
-			pushes0 := w.bed.GitServer.Pushes()
-			_, err := w.execute(nil, []string{fixer})
+			w := looptest.New(t)
+			pushes0 := w.Bed.GitServer.Pushes()
+			_, err := w.Execute(nil, []string{fixer})
 			wantHalt(t, err, policy.OpEditFiles, saw)
-			w.nothingPushed(pushes0)
+			nothingPushed(w, pushes0)
 		})
 	}
 }
@@ -75,35 +76,35 @@ func TestFailingOrIdleFixerAborts(t *testing.T) {
 // A validation command that fails aborts before the commit.
 func TestFailingValidationAborts(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
-	cmd, err := local.ResolveCommandIn(w.bed.Checkout, "false")
+	w := looptest.New(t)
+	cmd, err := local.ResolveCommandIn(w.Bed.Checkout, "false")
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.planRemediation([]schema.Command{cmd})
-	pushes0 := w.bed.GitServer.Pushes()
-	_, err = w.execute(nil, w.fixerScript(w.paths()...))
+	w.PlanRemediation([]schema.Command{cmd})
+	pushes0 := w.Bed.GitServer.Pushes()
+	_, err = w.Execute(nil, w.FixerScript(w.Paths()...))
 	wantHalt(t, err, policy.OpRunValidation, "failed")
-	w.nothingPushed(pushes0)
+	nothingPushed(w, pushes0)
 }
 
 // A passing validation command runs in the sandbox between edit and commit.
 func TestValidationRunsBeforeTheCommit(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
-	cmd, err := local.ResolveCommandIn(w.bed.Checkout, "true")
+	w := looptest.New(t)
+	cmd, err := local.ResolveCommandIn(w.Bed.Checkout, "true")
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.planRemediation([]schema.Command{cmd})
-	pushes0 := w.bed.GitServer.Pushes()
-	res, err := w.execute(nil, w.fixerScript(w.paths()...))
+	w.PlanRemediation([]schema.Command{cmd})
+	pushes0 := w.Bed.GitServer.Pushes()
+	res, err := w.Execute(nil, w.FixerScript(w.Paths()...))
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.checkEnd(res, pushes0)
+	checkEnd(w, res, pushes0)
 	var ops []string
-	for _, e := range w.events {
+	for _, e := range w.Events {
 		if e.Event == "operation-finished" {
 			ops = append(ops, e.Op)
 		}
@@ -117,17 +118,17 @@ func TestValidationRunsBeforeTheCommit(t *testing.T) {
 // its push: the push halts naming what it saw, nothing after it runs.
 func TestForeignPushHaltsThePush(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
-	fixer := w.fixerScript(w.paths()...)
-	if _, err := w.execute(func(p string) bool { return p == "before:push" }, fixer); !errors.Is(err, remediate.ErrCrashed) {
+	w := looptest.New(t)
+	fixer := w.FixerScript(w.Paths()...)
+	if _, err := w.Execute(func(p string) bool { return p == "before:push" }, fixer); !errors.Is(err, remediate.ErrCrashed) {
 		t.Fatalf("first run: %v", err)
 	}
-	if _, err := w.bed.Runner.Run(context.Background(), w.bed.Upstream, "push", "-q", "-f", testbed.RemoteName, testbed.BaseBranch+":refs/heads/"+testbed.HeadBranch); err != nil {
+	if _, err := w.Bed.Runner.Run(context.Background(), w.Bed.Upstream, "push", "-q", "-f", testbed.RemoteName, testbed.BaseBranch+":refs/heads/"+testbed.HeadBranch); err != nil {
 		t.Fatal(err)
 	}
-	_, err := w.execute(nil, fixer)
+	_, err := w.Execute(nil, fixer)
 	wantHalt(t, err, policy.OpPush, "neither the plan's head")
-	if len(w.updates) != 0 {
+	if len(w.Updates) != 0 {
 		t.Fatal("the automation was updated after the halt")
 	}
 }
@@ -135,23 +136,23 @@ func TestForeignPushHaltsThePush(t *testing.T) {
 // The plan rebuilt from fresh observations differs: nothing runs.
 func TestDriftBeforeTheFirstSideEffect(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
-	job := w.job(w.fixerScript(w.paths()...))
+	w := looptest.New(t)
+	job := w.Job(w.FixerScript(w.Paths()...))
 	job.Revalidate = func(context.Context) (string, error) { return strings.Repeat("0", 64), nil }
 	unlock, err := job.Run.Lock(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer unlock()
-	_, err = remediate.Execute(context.Background(), w.deps(nil), job)
+	_, err = remediate.Execute(context.Background(), w.Deps(nil), job)
 	if err == nil || !strings.Contains(err.Error(), "nothing was done") {
 		t.Fatalf("err = %v", err)
 	}
 	if _, rerr := job.Run.Read(remediate.Phase(1) + "-00-edit-files.json"); rerr == nil {
 		t.Fatal("edit-files was reserved after a drift")
 	}
-	for _, p := range w.paths() {
-		data, _ := os.ReadFile(w.bed.Path(p))
+	for _, p := range w.Paths() {
+		data, _ := os.ReadFile(w.Bed.Path(p))
 		if strings.Contains(string(data), "fixed by the test fixer") {
 			t.Fatal("the fixer ran after a drift")
 		}
@@ -163,17 +164,17 @@ func TestDriftBeforeTheFirstSideEffect(t *testing.T) {
 // commits nothing. Without a console the plan is refused.
 func TestHandEditAndDiffConfirmation(t *testing.T) {
 	t.Parallel()
-	w := newWorld(t)
-	pushes0 := w.bed.GitServer.Pushes()
-	if _, err := w.execute(nil, nil); err == nil || !strings.Contains(err.Error(), "no fixer") {
+	w := looptest.New(t)
+	pushes0 := w.Bed.GitServer.Pushes()
+	if _, err := w.Execute(nil, nil); err == nil || !strings.Contains(err.Error(), "no fixer") {
 		t.Fatalf("without fixer or console: %v", err)
 	}
-	job := w.job(nil)
+	job := w.Job(nil)
 	var asked []string
 	job.WaitForHandEdit = func(_ context.Context, paths []string) error {
 		asked = paths
 		for _, p := range paths {
-			f, err := os.OpenFile(w.bed.Path(p), os.O_APPEND|os.O_WRONLY, 0)
+			f, err := os.OpenFile(w.Bed.Path(p), os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {
 				return err
 			}
@@ -188,14 +189,14 @@ func TestHandEditAndDiffConfirmation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = remediate.Execute(context.Background(), w.deps(nil), job)
+	_, err = remediate.Execute(context.Background(), w.Deps(nil), job)
 	unlock()
 	wantHalt(t, err, policy.OpEditFiles, "not confirmed")
-	if strings.Join(asked, ",") != strings.Join(w.paths(), ",") {
+	if strings.Join(asked, ",") != strings.Join(w.Paths(), ",") {
 		t.Fatalf("the console was asked for %v", asked)
 	}
 	if !strings.Contains(string(shown), "+// fixed by hand") {
 		t.Fatalf("the diff shown was %q", shown)
 	}
-	w.nothingPushed(pushes0)
+	nothingPushed(w, pushes0)
 }

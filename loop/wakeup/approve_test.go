@@ -229,3 +229,19 @@ func (g gatedGitHub) ObservePRWithRequest(ctx context.Context, repo ghclient.Rep
 	<-g.gate
 	return g.GitHub.ObservePRWithRequest(ctx, repo, number, node)
 }
+
+// Recheck returns the stored hash while the plan holds, and refuses once
+// the world moved (a foreign push).
+func TestRecheck(t *testing.T) {
+	w := newWorld(t, policy.ModeApprovalGated, ghsim.Scenario{Kind: ghsim.ZeroFindings})
+	w.codexAnswers()
+	o := w.wake()
+	d := w.deps()
+	if h, err := wakeup.Recheck(t.Context(), d, w.key); err != nil || h != o.PlanHash {
+		t.Fatalf("recheck: %q %v, want %s", h, err, o.PlanHash)
+	}
+	w.pr.Push(strings.Repeat("ab", 20))
+	if h, err := wakeup.Recheck(t.Context(), d, w.key); err == nil || h != "" || !strings.Contains(err.Error(), evaluate.ReasonHeadDrift) {
+		t.Fatalf("recheck after a foreign push: %q %v", h, err)
+	}
+}

@@ -32,6 +32,18 @@ func (w *waker) execute(ctx context.Context, o Outcome, snap *state.Snapshot, re
 	if err != nil {
 		return o.fail(err)
 	}
+	// The state core approved the execution on is kept: an interrupted
+	// execution resumes against it, since the world it changed since (a
+	// pushed head) no longer evaluates to the same action.
+	var stateBytes []byte
+	if snap != nil {
+		stateBytes = snap.Canonical
+		if err := w.run.WriteAtomic(ExecStateFile, stateBytes); err != nil {
+			return o.fail(err)
+		}
+	} else if stateBytes, err = w.run.Read(ExecStateFile); err != nil {
+		return o.fail(fmt.Errorf("resuming: the state the execution was approved on: %w", err))
+	}
 	now := w.d.Now().UTC()
 	w.cp.Claim = &schema.Claim{
 		ClaimedAt:  schema.FormatTime(now),
@@ -45,7 +57,7 @@ func (w *waker) execute(ctx context.Context, o Outcome, snap *state.Snapshot, re
 	}
 	job := Job{
 		Run: w.run, Checkpoint: w.cp, Action: res.Action, PlanHash: res.PlanHash,
-		Manifest: mBytes, State: snap.Canonical, Snapshot: snap,
+		Manifest: mBytes, State: stateBytes, Snapshot: snap,
 		Revalidate: func(ctx context.Context) (string, error) { return w.revalidate(ctx, res.Action) },
 		Save: func(c *checkpoint.Checkpoint) error {
 			w.cp = c
@@ -72,6 +84,9 @@ func (w *waker) execute(ctx context.Context, o Outcome, snap *state.Snapshot, re
 	o.Done = done
 	return o
 }
+
+// ExecStateFile keeps the canonical state of the execution under way.
+const ExecStateFile = "execute-state.json"
 
 // HaltError is an executor's halt: the loop is paused with Reason.
 type HaltError struct{ Reason, Message string }

@@ -4,14 +4,17 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/prloop/gh-prloop/automations"
 	"github.com/prloop/gh-prloop/core/policy"
+	"github.com/prloop/gh-prloop/core/schema"
 	"github.com/prloop/gh-prloop/ghclient"
 	"github.com/prloop/gh-prloop/ghsim"
 	"github.com/prloop/gh-prloop/ghsim/testbed"
+	"github.com/prloop/gh-prloop/loop/checkpoint"
 	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/wakeup"
 	"github.com/prloop/gh-prloop/planner"
@@ -122,4 +125,18 @@ func (w *world) run() *statestore.Run {
 // validation command, so nothing ever runs in it.
 func fullProbe(context.Context) sandbox.Capabilities {
 	return sandbox.Capabilities{NoNetwork: true, WritesConfined: true, MinimalEnv: true}
+}
+
+func claimOf(c *checkpoint.Checkpoint, holder string, now time.Time) *schema.Claim {
+	return &schema.Claim{ClaimedAt: schema.FormatTime(now), ExpiresAt: schema.FormatTime(now.Add(policy.ClaimTTLSecs * time.Second)),
+		Holder: holder, PlanHash: *c.RemediationPlanHash, RequestKey: c.RequestKey()}
+}
+
+// deadPID is the pid of a process that has exited.
+func deadPID(t *testing.T) int {
+	cmd := exec.Command("/bin/true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
 }

@@ -59,7 +59,7 @@ func (w *waker) plan(ctx context.Context, o Outcome, snap *state.Snapshot, actio
 		return o.fail(err)
 	}
 	switch res.Action {
-	case evaluate.ActionAwaitApproval, evaluate.ActionExecuteRemediation, evaluate.ActionExecuteFinalization, evaluate.ActionHalt:
+	case evaluate.ActionAwaitApproval, evaluate.ActionExecuteRemediation, evaluate.ActionExecuteFinalization, evaluate.ActionFinishFinalization, evaluate.ActionHalt:
 	default:
 		return o.fail(fmt.Errorf("after storing plan %s the evaluator said %s/%s", hash, res.Action, res.Reason))
 	}

@@ -220,7 +220,11 @@ func (w *waker) checkpoint() (*checkpoint.Checkpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c, err = checkpoint.FromPromptDocument(doc, in.Validate, nil); err != nil {
+	fixer, err := readFixer(w.run)
+	if err != nil {
+		return nil, err
+	}
+	if c, err = checkpoint.FromPromptDocument(doc, in.Validate, fixer); err != nil {
 		return nil, err
 	}
 	if c.AutomationKey != w.key {
@@ -235,6 +239,25 @@ func (w *waker) wake(ctx context.Context, o Outcome) Outcome {
 	var err error
 	if w.cp, err = w.checkpoint(); err != nil {
 		return o.fail(err)
+	}
+	released := ""
+	if cl := w.cp.Claim; cl != nil && abandoned(cl.Holder) {
+		w.cp.Claim = nil
+		if err := w.save(); err != nil {
+			return o.fail(err)
+		}
+		released = "released the claim of " + cl.Holder + ", which no longer runs; "
+	}
+	// An execution that was interrupted after its first reservation is
+	// finished before anything is evaluated: its own side effects (a pushed
+	// head, a new request) would otherwise read as drift. Its journal
+	// reconciles every reserved operation by observation.
+	if started, err := w.interrupted(); err != nil {
+		return o.fail(err)
+	} else if started != "" {
+		o = w.resume(ctx, o, started)
+		o.Done = released + o.Done
+		return o
 	}
 	// A stored plan is bound to a fresh execution boundary: observe the
 	// checkout only then (or when a new plan needs one, below).
@@ -264,7 +287,9 @@ func (w *waker) wake(ctx context.Context, o Outcome) Outcome {
 	if err != nil {
 		return o.fail(err)
 	}
-	return w.act(ctx, o, snap, res)
+	o = w.act(ctx, o, snap, res)
+	o.Done = released + o.Done
+	return o
 }
 
 func evaluateSnap(snap *state.Snapshot) (evaluate.Result, error) {

@@ -110,7 +110,7 @@ type watchWiring struct {
 	// approverID is the approving account's id; 0 reads it from GitHub
 	// when an approval is recorded.
 	approverID int64
-	approval   func(status.Loop) (watch.Screen, error)
+	cmd        *cobra.Command
 
 	mu       sync.Mutex
 	consoles []*watch.Model
@@ -121,7 +121,7 @@ func newWatchWiring(cmd *cobra.Command, env planEnv, d wakeup.Deps) *watchWiring
 	color := theme.ColorEnabled(env.getenv, true)
 	st := theme.New(theme.NewRenderer(out, color), theme.Default())
 	w := &watchWiring{env: env, deps: d, styles: &st, color: color, out: out, errOut: cmd.ErrOrStderr(), ctx: cmd.Context()}
-	w.approval = w.approvalFor(cmd)
+	w.cmd = cmd
 	return w
 }
 
@@ -138,7 +138,7 @@ func (w *watchWiring) console(key string) *watch.Model {
 			return browser.New("", io.Discard, io.Discard).Browse(sanitize.Line(u, 2048))
 		},
 		Copy:     func(s string) error { return copyOSC52(w.out, s) },
-		Approval: w.approval,
+		Approval: w.approvalFor(w.cmd, src),
 		Markdown: md,
 	}, w.styles)
 	w.mu.Lock()

@@ -76,7 +76,7 @@ func TestWatchApprovalScreenRecordsTheExactHash(t *testing.T) {
 		t.Fatalf("findings wakeup: %v %s %+v", err, l.Phase(), l.Next)
 	}
 	open := func() *approval.Model {
-		scr, err := w.approval(l)
+		scr, err := w.approvalFor(cmd, src)(l)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +93,7 @@ func TestWatchApprovalScreenRecordsTheExactHash(t *testing.T) {
 			actionable = th
 		}
 	}
-	for _, want := range []string{"remediation plan, round 1", actionable.Title, "Threads to fix", "request-codex-review", "Plan hash"} {
+	for _, want := range []string{"fix round 1", actionable.Title, "--add-path PATH", "request-codex-review", "Plan hash"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("approval screen lacks %q:\n%s", want, view)
 		}

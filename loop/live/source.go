@@ -11,6 +11,7 @@ import (
 
 	"github.com/prloop/gh-prloop/automations"
 	"github.com/prloop/gh-prloop/core/classify"
+	"github.com/prloop/gh-prloop/core/observe"
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/core/schema"
 	"github.com/prloop/gh-prloop/loop/checkpoint"
@@ -98,6 +99,17 @@ func (s *Source) Wakeup(ctx context.Context, progress func(status.Loop)) (status
 		return l, errors.New(o.Error)
 	}
 	return l, nil
+}
+
+// Observation is the pull request as the last wakeup of this source
+// observed it; nil before one.
+func (s *Source) Observation() *observe.PR {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.snap == nil {
+		return nil
+	}
+	return s.snap.Obs
 }
 
 func (s *Source) now() time.Time {

@@ -167,7 +167,7 @@ func fromCheckpoint(l *status.Loop, cp *checkpoint.Checkpoint) {
 func fromHistory(l *status.Loop, hist []wakeup.Record, cp *checkpoint.Checkpoint) {
 	for _, r := range hist {
 		l.History = append(l.History, status.Entry{Time: parseTime(r.Time), Kind: status.EntryWakeup, Action: r.Action, Reason: r.Reason,
-			Requests: r.RESTCharged, Points: r.GraphQLPoints, Message: r.Message, Failed: r.Action == "error"})
+			Requests: r.Requests, Points: r.GraphQLPoints, Message: r.Message, Failed: r.Action == "error"})
 	}
 	if len(hist) == 0 {
 		return

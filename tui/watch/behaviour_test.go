@@ -429,3 +429,20 @@ func TestApprovalCancelledIsNotReopenedForTheSamePlan(t *testing.T) {
 		t.Errorf("a did not reopen the approval (%d)", opened)
 	}
 }
+
+// A load overtaken by a wakeup is dropped, and the periodic rereads of the
+// state directory carry on afterwards.
+func TestRereadsContinueAfterAnOvertakenLoad(t *testing.T) {
+	f := &fakeLoop{loadFn: func(int) (status.Loop, error) { return waiting(), nil }, wakeFn: func(int, func(status.Loop)) (status.Loop, error) { return waiting(), nil }}
+	m := syncModel(t, Config{Load: f.load, Wakeup: f.wakeup}, 80, 24)
+	stale := m.load() // a load in flight…
+	pressKeys(t, m, "r") // …overtaken by a wakeup
+	drive(t, m, stale)
+	before, _ := f.count()
+	for range reloadEvery {
+		step(t, m)
+	}
+	if after, _ := f.count(); after <= before {
+		t.Errorf("no reread after an overtaken load (%d → %d)", before, after)
+	}
+}

@@ -164,6 +164,7 @@ func (m *Model) wakeup() tea.Cmd {
 		return nil
 	}
 	m.loadSeq++ // a load in flight is older than what the wakeup brings
+	m.loading = false
 	m.lockWait = false
 	f := newFlight(m.loadSeq)
 	m.flight = f

@@ -435,7 +435,7 @@ func TestApprovalCancelledIsNotReopenedForTheSamePlan(t *testing.T) {
 func TestRereadsContinueAfterAnOvertakenLoad(t *testing.T) {
 	f := &fakeLoop{loadFn: func(int) (status.Loop, error) { return waiting(), nil }, wakeFn: func(int, func(status.Loop)) (status.Loop, error) { return waiting(), nil }}
 	m := syncModel(t, Config{Load: f.load, Wakeup: f.wakeup}, 80, 24)
-	stale := m.load() // a load in flight…
+	stale := m.load()    // a load in flight…
 	pressKeys(t, m, "r") // …overtaken by a wakeup
 	drive(t, m, stale)
 	before, _ := f.count()

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/prloop/gh-prloop/automations"
+	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/live"
 	"github.com/prloop/gh-prloop/loop/status"
 	"github.com/prloop/gh-prloop/loop/wakeup"
@@ -64,6 +65,7 @@ y copies its URL, r wakes the loop now, ? help, q quit.`,
 				return err
 			}
 			w := newWatchWiring(cmd, env, d)
+			w.withEvents = func(ev func(initial.Event)) (wakeup.Deps, error) { return wakeupDepsWithEvents(cmd, env, ev) }
 			var screen app.Screen
 			if showAll {
 				screen = all.New(all.Config{Context: cmd.Context(), Now: env.now,
@@ -111,6 +113,9 @@ type watchWiring struct {
 	// when an approval is recorded.
 	approverID int64
 	cmd        *cobra.Command
+	// withEvents builds the wakeup deps with executors that report to a
+	// console's live operation list; nil keeps deps as they are.
+	withEvents func(events func(initial.Event)) (wakeup.Deps, error)
 
 	mu       sync.Mutex
 	consoles []*watch.Model
@@ -127,6 +132,12 @@ func newWatchWiring(cmd *cobra.Command, env planEnv, d wakeup.Deps) *watchWiring
 
 func (w *watchWiring) console(key string) *watch.Model {
 	src := &live.Source{Deps: w.deps, Key: key}
+	if w.withEvents != nil {
+		// this console's own executors report to its operation list
+		if d, err := w.withEvents(src.Event); err == nil {
+			src.Deps = d
+		}
+	}
 	md := "notty"
 	if w.color {
 		md = "dark"

@@ -15,6 +15,7 @@ import (
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/core/schema"
 	"github.com/prloop/gh-prloop/loop/checkpoint"
+	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/state"
 	"github.com/prloop/gh-prloop/loop/status"
 	"github.com/prloop/gh-prloop/loop/wakeup"
@@ -25,8 +26,12 @@ type Source struct {
 	Deps wakeup.Deps // as `gh-prloop wakeup` builds them
 	Key  string
 
-	mu   sync.Mutex
-	snap *state.Snapshot // the last wakeup's fresh state; nil before one
+	mu       sync.Mutex
+	snap     *state.Snapshot // the last wakeup's fresh state; nil before one
+	last     status.Loop     // the last loop Load built
+	progress func(status.Loop)
+	exec     *status.Execution // the operations of the wakeup running now
+	ops      []status.Entry    // operations this process saw executed, for the history
 }
 
 // Load reads the loop from the state directory. It makes no GitHub
@@ -64,13 +69,101 @@ func (s *Source) Load(ctx context.Context) (status.Loop, error) {
 	l.NextWakeup = nextWakeup(l, hist, s.now())
 	s.mu.Lock()
 	snap := s.snap
+	l.History = mergeOps(l.History, s.ops)
 	s.mu.Unlock()
 	if snap != nil {
 		fromSnapshot(&l, snap)
 	} else if l.Err == "" {
 		l.Err = "threads and gates show after this console's first wakeup (r)"
 	}
+	s.mu.Lock()
+	s.last = l
+	s.mu.Unlock()
 	return l, nil
+}
+
+// mergeOps adds the operations this process saw executed to the wakeup
+// records, in time order (an operation before the wakeup record it belongs
+// to, which is written when the wakeup ends).
+func mergeOps(hist, ops []status.Entry) []status.Entry {
+	if len(ops) == 0 {
+		return hist
+	}
+	out := make([]status.Entry, 0, len(hist)+len(ops))
+	i, j := 0, 0
+	for i < len(hist) || j < len(ops) {
+		if j >= len(ops) || (i < len(hist) && hist[i].Time.Before(ops[j].Time)) {
+			out = append(out, hist[i])
+			i++
+		} else {
+			out = append(out, ops[j])
+			j++
+		}
+	}
+	return out
+}
+
+// Event takes one executor event (loop/initial's shape, which the
+// remediation and finalization executors share) into the live operation
+// list and the history, and reports the loop to the running wakeup's
+// progress callback. Everything in it is shown sanitized by the console.
+func (s *Source) Event(e initial.Event) {
+	s.mu.Lock()
+	if e.Of > 0 && (s.exec == nil || len(s.exec.Operations) != e.Of) {
+		s.exec = &status.Execution{Operations: make([]status.Operation, e.Of)}
+		for i := range s.exec.Operations {
+			s.exec.Operations[i].State = status.OpPending
+		}
+	}
+	at := parseTime(e.Time)
+	if at.IsZero() {
+		at = s.now()
+	}
+	if s.exec != nil && e.Index >= 0 && e.Index < len(s.exec.Operations) {
+		op := &s.exec.Operations[e.Index]
+		op.Name = e.Op
+		switch e.Event {
+		case initial.EventStarted:
+			op.State = status.OpRunning
+		case initial.EventFinished:
+			op.State, op.Receipt = status.OpDone, receipt(e)
+			s.ops = append(s.ops, status.Entry{Time: at, Kind: status.EntryOperation, Op: e.Op, Receipt: op.Receipt})
+		case initial.EventFailed:
+			op.State, op.Message = status.OpFailed, e.Detail
+			s.ops = append(s.ops, status.Entry{Time: at, Kind: status.EntryOperation, Op: e.Op, Failed: true, Message: e.Detail})
+		}
+	}
+	l, progress := s.last, s.progress
+	if s.exec != nil {
+		ex := *s.exec
+		ex.Operations = append([]status.Operation(nil), s.exec.Operations...)
+		l.Execution = &ex
+	}
+	l.History = mergeOps(l.History, nil)
+	s.mu.Unlock()
+	if progress != nil {
+		progress(l)
+	}
+}
+
+// receipt is the one result a human looks for in an operation's receipt.
+func receipt(e initial.Event) string {
+	for _, k := range []string{"commit_sha", "remote_head_sha", "comment_id", "pr_url", "automation_key"} {
+		if v, ok := e.Receipt[k]; ok {
+			if strings.HasSuffix(k, "_sha") && len(v) > 12 {
+				v = v[:12]
+			}
+			s := strings.TrimSuffix(k, "_sha") + " " + v
+			if e.Reconciled {
+				s += " (found, not repeated)"
+			}
+			return s
+		}
+	}
+	if e.Reconciled {
+		return "found, not repeated"
+	}
+	return ""
 }
 
 // Wakeup runs one wakeup of the loop, exactly as `gh-prloop wakeup KEY`,
@@ -87,7 +180,13 @@ func (s *Source) Wakeup(ctx context.Context, progress func(status.Loop)) (status
 			prev(snap)
 		}
 	}
+	s.mu.Lock()
+	s.progress, s.exec = progress, nil
+	s.mu.Unlock()
 	o := wakeup.One(ctx, d, s.Key)
+	s.mu.Lock()
+	s.progress, s.exec = nil, nil
+	s.mu.Unlock()
 	if o.Action == wakeup.ActionBusy {
 		return status.Loop{}, fmt.Errorf("%s: %w", o.Message, status.ErrLocked)
 	}

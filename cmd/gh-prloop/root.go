@@ -20,6 +20,7 @@ What works today:
   apply      execute an approved plan (resumes safely after a crash or Ctrl+C)
   wakeup     one wakeup of each ACTIVE loop: observe, evaluate, do the one action
   approve    approve a loop's pending remediation or finalization plan by its hash
+  watch      the live console of a running loop (--all: every loop in one table)
   report     classify a pull request's Codex review state: a console, or --json
              (read-only)
   evaluate   validate a plan document or evaluate a recurring state (JSON)
@@ -51,6 +52,7 @@ func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {
 	root.AddCommand(newAutomationsCmd(defaultAutomationsEnv()))
 	root.AddCommand(newStartCmd(defaultPlanEnv()), newApplyCmd(defaultPlanEnv()))
 	root.AddCommand(newWakeupCmd(defaultPlanEnv()), newApproveCmd(defaultPlanEnv()))
+	root.AddCommand(newWatchCmd(defaultPlanEnv()))
 	applyUsageRules(root) // usage.go: after every AddCommand, so each command gets the rule
 	return root
 }

@@ -27,6 +27,12 @@ import (
 // client, the git runner and the registry. Executors of this build are
 // added here as they land (loop/remediate, loop/finalize).
 func wakeupDeps(cmd *cobra.Command, env planEnv) (wakeup.Deps, error) {
+	return wakeupDepsWithEvents(cmd, env, nil)
+}
+
+// wakeupDepsWithEvents is wakeupDeps whose executors report each operation
+// to events (the watch console's live operation list); nil reports nothing.
+func wakeupDepsWithEvents(cmd *cobra.Command, env planEnv, events func(initial.Event)) (wakeup.Deps, error) {
 	root, err := statestore.Root(env.getenv, env.homeDir)
 	if err != nil {
 		return wakeup.Deps{}, exitWith(1, "%v", err)
@@ -47,9 +53,9 @@ func wakeupDeps(cmd *cobra.Command, env planEnv) (wakeup.Deps, error) {
 	fd := finalize.Deps{GitHub: client, Registry: reg, Now: env.now}
 	return wakeup.Deps{Root: root, GitHub: client, Registry: reg, Git: git, Now: env.now,
 		Executors: map[string]wakeup.Executor{
-			evaluate.ActionExecuteRemediation:  wakeup.RemediationExecutor(rd, wakeup.LocalCheckout{Git: git}.CheckoutPush, wakeup.RemediationOptions{}),
-			evaluate.ActionExecuteFinalization: wakeup.FinalizationExecutor(fd, nil),
-			evaluate.ActionFinishFinalization:  wakeup.FinishExecutor(fd, nil),
+			evaluate.ActionExecuteRemediation:  wakeup.RemediationExecutor(rd, wakeup.LocalCheckout{Git: git}.CheckoutPush, wakeup.RemediationOptions{Events: events}),
+			evaluate.ActionExecuteFinalization: wakeup.FinalizationExecutor(fd, events),
+			evaluate.ActionFinishFinalization:  wakeup.FinishExecutor(fd, events),
 		}}, nil
 }
 

@@ -75,6 +75,10 @@ type Deps struct {
 	Checkout Checkout
 	// Executors by action; a missing one refuses the action (nothing done).
 	Executors map[string]Executor
+	// Observed, when set, is handed each wakeup's fresh state (the live
+	// console shows its threads and gates without observing GitHub a
+	// second time). It must not keep the run lock's caller waiting.
+	Observed func(*state.Snapshot)
 }
 
 // Outcome is one loop's wakeup: one line of `wakeup --json`.
@@ -269,6 +273,9 @@ func (w *waker) wake(ctx context.Context, o Outcome) Outcome {
 	}
 	if err != nil {
 		return o.fail(err)
+	}
+	if w.d.Observed != nil {
+		w.d.Observed(snap)
 	}
 	if snap.RequestNodeID != "" && snap.RequestNodeID != w.cp.RequestNodeID {
 		w.cp.RequestNodeID = snap.RequestNodeID

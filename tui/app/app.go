@@ -67,7 +67,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
-		if key.Matches(msg, m.keys.Quit) {
+		if key.Matches(msg, m.keys.Quit) && !(msg.Type == tea.KeyRunes && m.capturing()) {
 			return m, tea.Quit
 		}
 		if m.state != stateScreen {
@@ -77,6 +77,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.screen.Update(msg)
 	m.screen = next.(Screen)
 	return m, cmd
+}
+
+// KeyCapturer is a screen that sometimes has a text field focused (a
+// filter, a typed hash): while it does, a typed "q" is text, not quit.
+// ctrl+c still quits.
+type KeyCapturer interface{ CapturesKeys() bool }
+
+func (m *Model) capturing() bool {
+	c, ok := m.screen.(KeyCapturer)
+	return ok && m.state == stateScreen && c.CapturesKeys()
 }
 
 // View implements tea.Model.

@@ -110,3 +110,29 @@ func TestTooSmall(t *testing.T) {
 		t.Error("the screen must come back at the minimum size")
 	}
 }
+
+type capturing struct {
+	fakeScreen
+	on bool
+}
+
+func (c *capturing) CapturesKeys() bool { return c.on }
+
+func TestQIsTextWhileTheScreenCapturesKeys(t *testing.T) {
+	c := &capturing{on: true}
+	m := New(c, testutil.Styles())
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if _, cmd := m.Update(keyMsg("q")); isQuit(cmd) {
+		t.Error("q quit while a field had the keyboard")
+	}
+	if n := len(c.msgs); n != 1 || c.msgs[0].(tea.KeyMsg).String() != "q" {
+		t.Errorf("the screen got %v", c.msgs)
+	}
+	if _, cmd := m.Update(keyMsg("ctrl+c")); !isQuit(cmd) {
+		t.Error("ctrl+c must always quit")
+	}
+	c.on = false
+	if _, cmd := m.Update(keyMsg("q")); !isQuit(cmd) {
+		t.Error("q must quit when no field has the keyboard")
+	}
+}

@@ -2,7 +2,6 @@ package initial
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/prloop/gh-prloop/core/validate"
 	"github.com/prloop/gh-prloop/ghclient"
 	"github.com/prloop/gh-prloop/loop/journal"
+	"github.com/prloop/gh-prloop/loop/step"
 	"github.com/prloop/gh-prloop/planner"
 	"github.com/prloop/gh-prloop/statestore"
 )
@@ -203,8 +203,8 @@ func (x *exec) revalidate(ctx context.Context) error {
 // checkBindings re-derives what the approved digests bind from the values
 // the executor will use: the transport URL and the PR title.
 func (x *exec) checkBindings() error {
-	if h, _ := canon.HashValue(map[string]any{"url": x.transportURL}); h != x.snap.ExecutionBoundary.Git.TransportURLSHA256 {
-		return errors.New("the push URL does not hash to the approved transport_url_sha256; nothing more is done")
+	if err := step.CheckTransport(x.snap.ExecutionBoundary, x.transportURL); err != nil {
+		return err
 	}
 	if sha256Hex(x.title) != x.man.PRTitleSHA256 {
 		return errors.New("the pull request title does not hash to the approved pr_title_sha256; nothing more is done")
@@ -318,26 +318,8 @@ func (x *exec) emit(e Event) {
 	x.d.Events(e)
 }
 
-// acceptedRisks are the sandbox guarantees the approved risk record accepts
-// as missing. Under the safe isolation there is none and no record; under
-// explicit-risk-acceptance the record must hash to risk_acceptance_sha256.
+// acceptedRisks are the sandbox guarantees the approved risk record
+// accepts as missing (step.AcceptedRisks).
 func (x *exec) acceptedRisks() ([]string, error) {
-	b := x.snap.ExecutionBoundary
-	if b.Isolation != policy.IsolationRisk {
-		if x.risk != "" {
-			return nil, errors.New("a risk record was kept for a plan under the safe isolation")
-		}
-		return nil, nil
-	}
-	if b.RiskAcceptanceSHA256 == nil || x.risk == "" {
-		return nil, errors.New("the plan accepts risks but its risk record is missing; nothing more is done")
-	}
-	if canon.Hash([]byte(x.risk)) != *b.RiskAcceptanceSHA256 {
-		return nil, errors.New("the risk record does not hash to the approved risk_acceptance_sha256; nothing more is done")
-	}
-	var r planner.RiskRecord
-	if err := json.Unmarshal([]byte(x.risk), &r); err != nil {
-		return nil, fmt.Errorf("risk record: %w", err)
-	}
-	return r.MissingIsolation, nil
+	return step.AcceptedRisks(x.snap.ExecutionBoundary, x.risk)
 }

@@ -1,16 +1,14 @@
 package initial
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/core/policy"
-	"github.com/prloop/gh-prloop/gitx"
 	"github.com/prloop/gh-prloop/local"
+	"github.com/prloop/gh-prloop/loop/step"
 )
 
 // git runs one sanitized git command in the checkout and returns its
@@ -21,28 +19,15 @@ func (x *exec) git(ctx context.Context, args ...string) (string, error) {
 }
 
 // refSHA is the commit a ref names, "" when it does not exist.
-func (x *exec) refSHA(ctx context.Context, ref string) (string, error) {
-	out, err := x.git(ctx, "rev-parse", "-q", "--verify", "--end-of-options", ref+"^{commit}")
-	var ge *gitx.Error
-	if errors.As(err, &ge) && ge.Err == nil && ge.ExitCode == 1 {
-		return "", nil
-	}
-	return out, err
-}
+func (x *exec) refSHA(ctx context.Context, ref string) (string, error) { return x.g().RefSHA(ctx, ref) }
 
 // remoteTip reads the head branch on the validated transport URL.
 func (x *exec) remoteTip(ctx context.Context, branch string) (string, error) {
-	out, err := x.git(ctx, "ls-remote", "--", x.transportURL, "refs/heads/"+branch)
-	if err != nil {
-		return "", err
-	}
-	for _, line := range strings.Split(out, "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[1] == "refs/heads/"+branch {
-			return f[0], nil
-		}
-	}
-	return "", nil
+	return x.g().RemoteTip(ctx, x.transportURL, branch)
 }
+
+// g is the shared git helper on the checkout (loop/step).
+func (x *exec) g() step.Git { return step.Git{Runner: x.d.Git, Root: x.root} }
 
 // fetchBase fetches the base branch; its tip must be the approved base SHA.
 // Fetching again is harmless, so a reservation without a receipt simply
@@ -133,11 +118,11 @@ func (x *exec) runValidation(ctx context.Context) (map[string]string, bool, erro
 		if again.DefinitionSHA256 != c.DefinitionSHA256 || strings.Join(again.Argv, "\x00") != strings.Join(c.Argv, "\x00") {
 			return nil, false, halt(policy.OpRunValidation, "command %d is no longer the approved definition", k+1)
 		}
-		tail := &lineWriter{emit: func(line string) {
+		tail := &step.LineWriter{Emit: func(line string) {
 			x.emit(Event{Event: EventOutput, Op: policy.OpRunValidation, Detail: line})
 		}}
 		res, err := x.d.Commands.Run(ctx, c.Argv, x.root, accept, tail)
-		tail.flush()
+		tail.Flush()
 		if err != nil {
 			return nil, false, halt(policy.OpRunValidation, "command %d cannot run with the approved isolation: %v", k+1, err)
 		}
@@ -267,49 +252,22 @@ func (x *exec) commit(ctx context.Context) (map[string]string, bool, error) {
 // ourCommit checks that sha is this run's commit: parent the approved head,
 // the staged tree, and the run trailer.
 func (x *exec) ourCommit(ctx context.Context, sha string) error {
-	if sha == "" {
-		return errors.New("the branch is gone")
-	}
-	out, err := x.git(ctx, "cat-file", "commit", sha)
+	c, err := x.g().ReadCommit(ctx, sha)
 	if err != nil {
 		return err
 	}
-	hdr, body, _ := strings.Cut(out, "\n\n")
-	var parents []string
-	tree := ""
-	for _, line := range strings.Split(hdr, "\n") {
-		if v, ok := strings.CutPrefix(line, "parent "); ok {
-			parents = append(parents, v)
-		}
-		if v, ok := strings.CutPrefix(line, "tree "); ok {
-			tree = v
-		}
-	}
-	switch {
-	case len(parents) != 1 || parents[0] != x.snap.CurrentHeadSHA:
-		return fmt.Errorf("its parents are %v", parents)
-	case tree != x.stagedTree:
-		return fmt.Errorf("its tree is %s, not the staged %s", tree, x.stagedTree)
-	case !strings.Contains("\n"+body+"\n", "\n"+trailer(x.man.RunID)+"\n"):
-		return errors.New("it does not carry this run's trailer")
-	}
-	return nil
+	return c.CheckOurs(x.snap.CurrentHeadSHA, x.stagedTree, trailer(x.man.RunID))
 }
 
-// identity is the commit author: the repository's own user.name and
-// user.email (the sanitized runner reads no global config, so only these
-// two keys are read), else the GitHub account's login and noreply address.
+// identity is the commit author (step.Git.Identity): the repository's own
+// user.name/user.email, else the GitHub account.
 func (x *exec) identity(ctx context.Context) (string, string, error) {
-	name, _ := x.git(ctx, "config", "--local", "--get", "user.name")
-	email, _ := x.git(ctx, "config", "--local", "--get", "user.email")
-	if name != "" && email != "" {
-		return name, email, nil
-	}
 	login, id, err := x.viewer(ctx)
 	if err != nil {
 		return "", "", err
 	}
-	return login, fmt.Sprintf("%d+%s@users.noreply.github.com", id, login), nil
+	name, email := x.g().Identity(ctx, login, id)
+	return name, email, nil
 }
 
 func (x *exec) viewer(ctx context.Context) (string, int64, error) {
@@ -362,29 +320,3 @@ func (x *exec) push(ctx context.Context) (map[string]string, bool, error) {
 }
 
 func trailer(runID string) string { return "Prloop-Run: " + runID }
-
-// lineWriter turns streamed output into one event per line.
-type lineWriter struct {
-	buf  bytes.Buffer
-	emit func(string)
-}
-
-func (w *lineWriter) Write(p []byte) (int, error) {
-	w.buf.Write(p)
-	for {
-		i := bytes.IndexByte(w.buf.Bytes(), '\n')
-		if i < 0 {
-			break
-		}
-		line := string(w.buf.Next(i + 1))
-		w.emit(strings.TrimRight(line, "\r\n"))
-	}
-	return len(p), nil
-}
-
-func (w *lineWriter) flush() {
-	if w.buf.Len() > 0 {
-		w.emit(w.buf.String())
-		w.buf.Reset()
-	}
-}

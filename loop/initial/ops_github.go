@@ -2,8 +2,6 @@ package initial
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -14,6 +12,7 @@ import (
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/core/schema"
 	"github.com/prloop/gh-prloop/ghclient"
+	"github.com/prloop/gh-prloop/loop/step"
 )
 
 // ownPR finds the open pull request this run would have created: from the
@@ -192,7 +191,4 @@ func (x *exec) ownRequest(ctx context.Context, marker string) (*observe.IssueCom
 	return nil, halt(policy.OpRequestCodexReview, "%d comments carry the run's marker %s", len(found), marker)
 }
 
-func sha256Hex(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
-}
+func sha256Hex(s string) string { return step.SHA256Hex(s) }

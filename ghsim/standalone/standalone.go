@@ -91,18 +91,19 @@ type Sim struct {
 
 // Start builds the world. On error everything started is stopped and a
 // temporary directory removed.
-func Start(ctx context.Context, opts Options) (s *Sim, err error) {
-	s = &Sim{dir: opts.Dir}
+func Start(ctx context.Context, opts Options) (_ *Sim, err error) {
+	s := &Sim{dir: opts.Dir}
 	if s.dir == "" {
 		if s.dir, err = os.MkdirTemp("", "gh-prloop-sim-"); err != nil {
 			return nil, err
 		}
 		s.remove = true
 	}
+	// s, not the named result (nil on every error return), is what was
+	// started and must be stopped.
 	defer func() {
 		if err != nil {
 			s.Close()
-			s = nil
 		}
 	}()
 	if s.dir, err = filepath.Abs(s.dir); err != nil {

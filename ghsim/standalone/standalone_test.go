@@ -131,3 +131,12 @@ func TestInfoIsAValidHookAndCloseRemovesTheWorld(t *testing.T) {
 		t.Fatal("simulator still answers after Close")
 	}
 }
+
+// A world that cannot be built is an error, never a panic in its cleanup.
+func TestStartThatFailsCleansUpWithoutPanicking(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "absent")
+	s, err := standalone.Start(context.Background(), standalone.Options{Dir: missing})
+	if err == nil || s != nil {
+		t.Fatalf("Start in a missing directory: %v, %v", s, err)
+	}
+}

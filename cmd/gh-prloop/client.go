@@ -30,6 +30,9 @@ func defaultClient(cmd *cobra.Command) (*ghclient.Client, error) {
 		if err != nil {
 			return nil, err
 		}
+		// observed_at follows the simulator's clock (--time-scale), as
+		// every other time the product records does (defaultNow).
+		opts.Now = defaultNow()
 		return ghclient.New(opts)
 	}
 	return ghclient.New(ghclient.Options{OnWait: waitNotice(cmd)})

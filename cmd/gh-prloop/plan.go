@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/prloop/gh-prloop/simenv"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -45,9 +46,28 @@ func defaultPlanEnv() planEnv {
 		client:  defaultClient,
 		git:     git,
 		host:    host,
-		now:     time.Now,
+		now:     defaultNow(),
 		getenv:  os.Getenv,
 		homeDir: os.UserHomeDir,
+	}
+}
+
+// defaultNow is the wall clock, or under `gh-prloop sim --time-scale N` the
+// simulator's clock, so that the times the product records agree with the
+// times the simulated GitHub writes. A clock that cannot be read falls back
+// to the wall clock: the evaluator then sees the simulator's times in its
+// future and halts, which fails closed.
+func defaultNow() func() time.Time {
+	clock, err := simenv.Clock(os.Getenv)
+	if err != nil {
+		return time.Now
+	}
+	return func() time.Time {
+		t, err := clock(context.Background())
+		if err != nil {
+			return time.Now()
+		}
+		return t
 	}
 }
 

@@ -98,6 +98,7 @@ func runStart(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.I
 	if gated {
 		view := approval.FromDocument(p.Doc, p.Canonical)
 		view.Title, view.Approver = p.Title, login
+		view.Author = commitAuthor(ctx, git, p.Obs.Root, login, viewerID)
 		if view.Files, err = planner.Files(ctx, git, p); err != nil {
 			return exitWith(1, "reading the changed files: %v", err)
 		}

@@ -176,12 +176,7 @@ func (x *exec) ownRequest(ctx context.Context, marker string) (*observe.IssueCom
 	if err != nil {
 		return nil, err
 	}
-	var found []observe.IssueComment
-	for _, c := range obs.IssueComments {
-		if c.Author.ID == viewerID && strings.Contains(c.Body, marker) {
-			found = append(found, c)
-		}
-	}
+	found := step.OwnComments(obs.IssueComments, viewerID, marker)
 	switch len(found) {
 	case 0:
 		return nil, nil

@@ -1,6 +1,7 @@
 package step
 
 import (
+	"github.com/prloop/gh-prloop/core/observe"
 	"strings"
 	"testing"
 
@@ -65,5 +66,18 @@ func TestRiskRecordAndTransportBindings(t *testing.T) {
 	}
 	if CheckTransport(b, url+"x") == nil || CheckTransport(b, "") == nil {
 		t.Fatal("another push URL was accepted")
+	}
+}
+
+func TestOwnCommentsAreTheViewersCarryingTheMarker(t *testing.T) {
+	const marker = "<!-- github-codex-pr-loop-request run=r round=0 sha=s -->"
+	cs := []observe.IssueComment{
+		{ID: 1, Author: observe.Actor{ID: 7}, Body: "@codex review\n" + marker},
+		{ID: 2, Author: observe.Actor{ID: 8}, Body: "@codex review\n" + marker},
+		{ID: 3, Author: observe.Actor{ID: 7}, Body: "@codex review"},
+	}
+	got := OwnComments(cs, 7, marker)
+	if len(got) != 1 || got[0].ID != 1 {
+		t.Fatalf("own comments %+v", got)
 	}
 }

@@ -71,9 +71,20 @@ func acquire(ctx context.Context, path string, timeout time.Duration) (*flock.Fl
 	if timeout <= 0 {
 		timeout = DefaultLockTimeout
 	}
-	wctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	ok, err := fl.TryLockContext(wctx, lockRetry)
+	// One attempt before any deadline can pass: a lock nobody holds is
+	// taken even with a timeout shorter than this goroutine's scheduling
+	// delay on a loaded machine (a "try once" caller saw a free lock as
+	// busy).
+	if err := ctx.Err(); err != nil {
+		_ = fl.Close()
+		return nil, err
+	}
+	ok, err := fl.TryLock()
+	if !ok && err == nil {
+		wctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		ok, err = fl.TryLockContext(wctx, lockRetry)
+	}
 	if !ok || err != nil {
 		_ = fl.Close()
 		if ctx.Err() != nil {

@@ -256,3 +256,19 @@ func TestConcurrentFirstOpen(t *testing.T) {
 		t.Fatalf("key file %q", got)
 	}
 }
+
+// A lock nobody holds is taken whatever the timeout: a "try once" caller
+// (wakeup's LockWait 0) on a loaded machine saw a free lock as busy when the
+// deadline passed before the first attempt.
+func TestFreeLockIsTakenEvenWithAnExpiredWait(t *testing.T) {
+	r, err := Open(t.TempDir(), "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.LockTimeout = time.Nanosecond
+	unlock, err := r.Lock(context.Background())
+	if err != nil {
+		t.Fatalf("a free lock with a 1ns wait: %v", err)
+	}
+	unlock()
+}

@@ -23,11 +23,17 @@ import (
 // findings,clean-by-reaction --time-scale 30 --bot-delay 20s` serves:
 // findings on the first review request, 👍 on the second, CI that passes
 // after each push, simulated time 30× the wall clock.
-func newLoopWorld(t *testing.T) *world {
+//
+// movingGates false keeps the merge gates as seeded (no CI run per push).
+func newLoopWorld(t *testing.T, movingGates bool) *world {
 	t.Helper()
-	gates := standalone.DefaultGates()
+	var gates *ghsim.GateScript
+	if movingGates {
+		g := standalone.DefaultGates()
+		gates = &g
+	}
 	s, err := standalone.Start(context.Background(), standalone.Options{
-		Dir: t.TempDir(), TimeScale: 30, BotDelay: 20 * time.Second, Gates: &gates,
+		Dir: t.TempDir(), TimeScale: 30, BotDelay: 20 * time.Second, Gates: gates,
 		Scenarios: []ghsim.ScenarioKind{ghsim.Findings, ghsim.CleanByReaction},
 	})
 	if err != nil {
@@ -216,7 +222,7 @@ func containsInOrder(seq, want []string) bool {
 // The whole loop with real processes: start --mode autonomous, the
 // scripted fixer, wakeup --all --json until nothing is ACTIVE.
 func TestAutonomousLoopEndToEnd(t *testing.T) {
-	w := newLoopWorld(t)
+	w := newLoopWorld(t, true)
 	r := w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json")
 	if r.code != 0 {
 		t.Fatalf("start: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
@@ -250,6 +256,43 @@ func TestAutonomousLoopEndToEnd(t *testing.T) {
 		if n != 1 {
 			t.Errorf("%s executed %d times: %v", a, n, seq)
 		}
+	}
+	w.checkLoopEnd(runID)
+}
+
+// The approval-gated loop with real processes: plan approved (recorded
+// as the console does) and apply, then every loop plan stops the wakeup
+// with exit 8 and its hash, `approve --hash H` records it, and the next
+// wakeup executes it. The merge gates stay as seeded here: a gate that
+// moves between storing the finalization plan and executing it halts the
+// loop with invalid-plan (reported to the lead; not this test's subject).
+func TestApprovalGatedLoopEndToEnd(t *testing.T) {
+	w := newLoopWorld(t, false)
+	runID := w.approve()
+	if r := w.gh(nil, "apply", runID); r.code != 0 {
+		t.Fatalf("apply: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	w.setFixer(runID)
+	var hashes []string
+	outs := w.wakeups(func(hash string) {
+		hashes = append(hashes, hash)
+		if r := w.gh(nil, "approve", "--hash", "0"+hash[1:]); r.code != 1 {
+			t.Fatalf("approve with a wrong hash: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		if r := w.gh(nil, "approve", "--hash", hash); r.code != 0 {
+			t.Fatalf("approve --hash %s: exit %d\n%s\n%s", hash, r.code, r.stdout, r.stderr)
+		}
+	})
+	seq := executed(outs)
+	t.Logf("executed: %v; approved %v", seq, hashes)
+	want := []string{"execute-remediation", "execute-finalization", "finish-finalization"}
+	if !containsInOrder(seq, want) {
+		t.Fatalf("executed %v, want %v in order; outcomes %+v", seq, want, outs)
+	}
+	// Nothing runs unapproved: every executed remediation/finalization
+	// follows an exit-8 wakeup that showed its plan.
+	if len(hashes) < 2 {
+		t.Fatalf("%d plans awaited approval, want one remediation and one finalization: %+v", len(hashes), outs)
 	}
 	w.checkLoopEnd(runID)
 }

@@ -166,6 +166,7 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 	}
 	view := approval.FromDocument(p.Doc, p.Canonical)
 	view.Title, view.Body, view.Approver = p.Title, p.Body, login
+	view.Author = commitAuthor(ctx, git, p.Obs.Root, login, viewerID)
 	view.Risks = p.Risk.Lines()
 	if view.Files, err = planner.Files(ctx, git, p); err != nil {
 		return exitWith(1, "reading the changed files: %v", err)

@@ -17,6 +17,7 @@ func newStartCmd(env planEnv) *cobra.Command {
 	var (
 		in       planner.Inputs
 		bodyFile string
+		fixer    string
 		asJSON   bool
 	)
 	cmd := &cobra.Command{
@@ -31,14 +32,16 @@ approval-gated (default) opens the approval console: type the exact plan
 hash to approve; it needs a terminal (otherwise use plan, then apply).
 --mode autonomous needs no typed hash: the plan is validated when built and
 again, rebuilt from fresh observations, immediately before the first side
-effect, and the two hashes must be equal.
+effect, and the two hashes must be equal. It needs --fixer: the command the
+loop runs on Codex findings, split into words like a shell line (quotes
+group) but never run by a shell; it is recorded with the run.
 
 Ctrl+C during execution stops between operations and says how to resume
 (gh-prloop apply RUN). --json prints the execution's events, one per line.
 
 Exit status: 0 done, 1 drift, halt or error, 2 cancelled, stopped or usage
 error, 4 not logged in.`,
-		Example: "  gh-prloop start --title 'Fix the parser'\n  gh-prloop start --mode autonomous --title 'Fix the parser' --json",
+		Example: "  gh-prloop start --title 'Fix the parser'\n  gh-prloop start --mode autonomous --fixer 'my-fixer --strict' --title 'Fix the parser' --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if bodyFile != "" {
@@ -49,12 +52,17 @@ error, 4 not logged in.`,
 				in.Body = b
 			}
 			in.Host = env.host
-			return runStart(cmd.Context(), cmd, env, in, asJSON)
+			argv, err := parseFixer(cmd, in.Mode, fixer)
+			if err != nil {
+				return err
+			}
+			return runStart(cmd.Context(), cmd, env, in, argv, asJSON)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&in.Mode, "mode", policy.ModeApprovalGated, "approval-gated or autonomous")
 	f.StringVarP(&in.Title, "title", "t", "", "title of a new pull request (a reused one keeps its own)")
+	f.StringVar(&fixer, "fixer", "", "fixer `command` the loop runs on Codex findings (split like a shell line, never run by one); required with --mode autonomous")
 	f.StringVarP(&bodyFile, "body-file", "F", "", "read the new pull request's body from `file` (- for stdin)")
 	f.StringArrayVar(&in.Validate, "validate", nil, "validation `command`, run before the commit; repeatable, kept in order")
 	f.StringVar(&in.Remote, "remote", "", "remote to use (default: the one the current branch tracks)")
@@ -65,7 +73,7 @@ error, 4 not logged in.`,
 	return cmd
 }
 
-func runStart(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.Inputs, asJSON bool) error {
+func runStart(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.Inputs, fixer []string, asJSON bool) error {
 	if in.Mode != policy.ModeAutonomous && in.Mode != policy.ModeApprovalGated {
 		return exitWith(2, "--mode must be approval-gated or autonomous, got %q", in.Mode)
 	}
@@ -98,6 +106,7 @@ func runStart(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.I
 	if gated {
 		view := approval.FromDocument(p.Doc, p.Canonical)
 		view.Title, view.Approver = p.Title, login
+		view.Author = commitAuthor(ctx, git, p.Obs.Root, login, viewerID)
 		if view.Files, err = planner.Files(ctx, git, p); err != nil {
 			return exitWith(1, "reading the changed files: %v", err)
 		}
@@ -138,6 +147,13 @@ func runStart(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.I
 	run, err := statestore.OpenPlan(root, runID)
 	if err != nil {
 		return exitWith(1, "%v", err)
+	}
+	if fixer != nil {
+		// Recorded with the run before any side effect: the loop's first
+		// wakeup copies it into the checkpoint.
+		if err := storeFixer(ctx, run, fixer); err != nil {
+			return exitWith(1, "recording the fixer: %v", err)
+		}
 	}
 	a, err := run.ReadApproval()
 	if err != nil {

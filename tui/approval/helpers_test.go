@@ -55,6 +55,7 @@ func sampleView(t testing.TB) View {
 	v := FromDocument(decode(t, doc), data)
 	v.Title = fixture.InitialPRTitle
 	v.Approver = "octocat"
+	v.Author = "Mona Lisa <mona@example.com>"
 	var old, nw strings.Builder
 	for i := 1; i <= 40; i++ {
 		line := "line " + itoa(i) + "\n"
@@ -134,6 +135,7 @@ func hostileView(t testing.TB) View {
 	v.RunID = hostile("run")
 	v.Title = hostile("title")
 	v.Approver = hostile("approver")
+	v.Author = hostile("author")
 	v.Posture = []string{hostile("posture1"), hostile("posture2")}
 	v.Commands = [][]string{{hostile("cmd"), hostile("arg")}}
 	v.Operations = []Operation{{Name: hostile("op"), Description: hostile("desc")}}

@@ -81,7 +81,14 @@ func (m *Model) summaryLines(width int) []string {
 			label = ""
 		}
 	}
-	if v.Approver != "" {
+	// The commit author shares the approver's row: at 80x24 the summary
+	// has no spare row (everything approved must stay on screen).
+	switch {
+	case v.Author != "" && v.Approver != "":
+		row("author", v.Author+sep+"approver @"+v.Approver)
+	case v.Author != "":
+		row("author", v.Author)
+	case v.Approver != "":
 		row("approver", "@"+v.Approver)
 	}
 	return lines

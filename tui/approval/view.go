@@ -20,6 +20,10 @@ type View struct {
 	Title    string
 	Body     string
 	Approver string
+	// Author is who the commits the plan creates are authored by, as
+	// "Name <email>" (the checkout's local identity, else the account's
+	// noreply address); empty when the caller does not know it.
+	Author string
 
 	// Posture is the execution boundary as short facts ("hooks off",
 	// "https only", ...), shown joined on one line (Posture builds it).

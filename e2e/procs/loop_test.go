@@ -223,7 +223,8 @@ func containsInOrder(seq, want []string) bool {
 // scripted fixer, wakeup --all --json until nothing is ACTIVE.
 func TestAutonomousLoopEndToEnd(t *testing.T) {
 	w := newLoopWorld(t, true)
-	r := w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json")
+	r := w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json",
+		"--fixer", "'"+binary+"' sim fix")
 	if r.code != 0 {
 		t.Fatalf("start: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -238,7 +239,6 @@ func TestAutonomousLoopEndToEnd(t *testing.T) {
 		t.Fatalf("start's last event %+v", last)
 	}
 	runID := last.Result.RunID
-	w.setFixer(runID)
 	outs := w.wakeups(nil)
 	seq := executed(outs)
 	t.Logf("executed: %v", seq)

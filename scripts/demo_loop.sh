@@ -20,8 +20,9 @@ trap cleanup EXIT
 
 mkdir -m 700 "$work/world" "$work/state"
 # Codex finds something on the first request and answers the second with 👍;
-# simulated time runs 30× faster, the bot's steps 20 simulated seconds apart.
-"$bin" sim --scenario findings,clean-by-reaction --time-scale 30 --bot-delay 20s \
+# simulated time runs 30× faster, the bot's steps 20 simulated seconds apart,
+# CI passes 20 simulated seconds after each push (before Codex answers).
+"$bin" sim --scenario findings,clean-by-reaction --time-scale 30 --bot-delay 20s --check-delay 20s \
   --dir "$work/world" >"$work/info.json" 2>"$work/sim.err" </dev/null &
 simpid=$!
 for _ in $(seq 1 300); do

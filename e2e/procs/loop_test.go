@@ -20,20 +20,18 @@ import (
 )
 
 // newLoopWorld is the world `gh-prloop sim --scenario
-// findings,clean-by-reaction --time-scale 30 --bot-delay 20s` serves:
-// findings on the first review request, 👍 on the second, CI that passes
-// after each push, simulated time 30× the wall clock.
-//
-// movingGates false keeps the merge gates as seeded (no CI run per push).
-func newLoopWorld(t *testing.T, movingGates bool) *world {
+// findings,clean-by-reaction --time-scale 30 --bot-delay 20s --check-delay
+// 20s` serves: findings on the first review request, 👍 on the second, a CI
+// check that passes 20 simulated seconds after each push (before the bot's
+// three 20 s steps end, so every verdict is read with settled gates; see
+// the report about gates that move under a stored finalization plan),
+// simulated time 30× the wall clock.
+func newLoopWorld(t *testing.T) *world {
 	t.Helper()
-	var gates *ghsim.GateScript
-	if movingGates {
-		g := standalone.DefaultGates()
-		gates = &g
-	}
+	gates := standalone.DefaultGates()
+	gates.CheckDelay = 20 * time.Second
 	s, err := standalone.Start(context.Background(), standalone.Options{
-		Dir: t.TempDir(), TimeScale: 30, BotDelay: 20 * time.Second, Gates: gates,
+		Dir: t.TempDir(), TimeScale: 30, BotDelay: 20 * time.Second, Gates: &gates,
 		Scenarios: []ghsim.ScenarioKind{ghsim.Findings, ghsim.CleanByReaction},
 	})
 	if err != nil {
@@ -222,7 +220,7 @@ func containsInOrder(seq, want []string) bool {
 // The whole loop with real processes: start --mode autonomous, the
 // scripted fixer, wakeup --all --json until nothing is ACTIVE.
 func TestAutonomousLoopEndToEnd(t *testing.T) {
-	w := newLoopWorld(t, true)
+	w := newLoopWorld(t)
 	r := w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json",
 		"--fixer", "'"+binary+"' sim fix")
 	if r.code != 0 {
@@ -263,11 +261,9 @@ func TestAutonomousLoopEndToEnd(t *testing.T) {
 // The approval-gated loop with real processes: plan approved (recorded
 // as the console does) and apply, then every loop plan stops the wakeup
 // with exit 8 and its hash, `approve --hash H` records it, and the next
-// wakeup executes it. The merge gates stay as seeded here: a gate that
-// moves between storing the finalization plan and executing it halts the
-// loop with invalid-plan (reported to the lead; not this test's subject).
+// wakeup executes it.
 func TestApprovalGatedLoopEndToEnd(t *testing.T) {
-	w := newLoopWorld(t, false)
+	w := newLoopWorld(t)
 	runID := w.approve()
 	if r := w.gh(nil, "apply", runID); r.code != 0 {
 		t.Fatalf("apply: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)

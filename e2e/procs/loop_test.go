@@ -65,7 +65,7 @@ func (w *world) setFixer(runID string) {
 	}
 }
 
-// active counts the registry's ACTIVE automations.
+// automations lists the registry (what `automations list` shows).
 func (w *world) automations() []automations.Record {
 	w.t.Helper()
 	reg, err := automations.Open(w.state)

@@ -61,3 +61,10 @@ echo "== 4. Execute: start --mode autonomous on a fresh seeded checkout, GitHub 
 # asked for a review and the loop's automation becomes ACTIVE. On a
 # terminal the live operation list is shown; otherwise one line each.
 "$bin" demo start
+
+echo
+echo "== 5. The whole loop, autonomous: gh-prloop sim (Codex finds, then 👍), start --fixer 'gh-prloop sim fix', wakeup until done"
+# Real processes on a real checkout: each wakeup re-reads GitHub, runs the
+# evaluator and does what it says — fix the findings, then finish — and the
+# loop ends by reporting the merge gates. Nothing prompts.
+bash scripts/demo_loop.sh "$bin"

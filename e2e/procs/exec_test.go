@@ -16,7 +16,7 @@ import (
 
 func TestStartAutonomousEndToEnd(t *testing.T) {
 	w := newWorld(t)
-	r := w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json")
+	r := w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json", "--fixer", "true")
 	if r.code != 0 {
 		t.Fatalf("start: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}

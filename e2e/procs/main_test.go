@@ -62,6 +62,8 @@ type world struct {
 	sim     *standalone.Sim
 	state   string
 	pushes0 int
+	// seedPushes is how many pushes /_sim/state listed before the product ran.
+	seedPushes int
 }
 
 func newWorld(t *testing.T) *world {

@@ -272,7 +272,11 @@ func TestApprovalGatedLoopEndToEnd(t *testing.T) {
 	var hashes []string
 	outs := w.wakeups(func(hash string) {
 		hashes = append(hashes, hash)
-		if r := w.gh(nil, "approve", "--hash", "0"+hash[1:]); r.code != 1 {
+		wrong := "0" + hash[1:] // a hash that differs in its first character
+		if hash[0] == '0' {
+			wrong = "1" + hash[1:]
+		}
+		if r := w.gh(nil, "approve", "--hash", wrong); r.code != 1 {
 			t.Fatalf("approve with a wrong hash: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 		}
 		if r := w.gh(nil, "approve", "--hash", hash); r.code != 0 {

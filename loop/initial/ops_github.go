@@ -10,7 +10,6 @@ import (
 	"github.com/prloop/gh-prloop/core/bootstrap"
 	"github.com/prloop/gh-prloop/core/observe"
 	"github.com/prloop/gh-prloop/core/policy"
-	"github.com/prloop/gh-prloop/core/schema"
 	"github.com/prloop/gh-prloop/ghclient"
 	"github.com/prloop/gh-prloop/loop/step"
 )
@@ -127,14 +126,11 @@ func (x *exec) requestReview(ctx context.Context) (map[string]string, bool, erro
 		return nil, false, halt(op, "the rendered request does not carry exactly the canonical marker %s", marker)
 	}
 	receipt := func(c observe.IssueComment) (map[string]string, error) {
-		at, err := schema.ParseTime(c.CreatedAt)
-		if err != nil {
-			return nil, halt(op, "comment %d has an unreadable creation time %q", c.ID, c.CreatedAt)
+		r, why := step.RequestReceipt(c, body)
+		if why != "" {
+			return nil, halt(op, "%s", why)
 		}
-		if c.Body != body {
-			return nil, halt(op, "comment %d carries the marker but is not the approved body", c.ID)
-		}
-		return map[string]string{"comment_id": strconv.FormatInt(c.ID, 10), "created_at": schema.FormatTime(at), "body_sha256": sha256Hex(c.Body)}, nil
+		return r, nil
 	}
 	if c, err := x.ownRequest(ctx, marker); err != nil || c != nil {
 		if err != nil {

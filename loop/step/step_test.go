@@ -81,3 +81,17 @@ func TestOwnCommentsAreTheViewersCarryingTheMarker(t *testing.T) {
 		t.Fatalf("own comments %+v", got)
 	}
 }
+
+func TestRequestReceiptNeedsTheApprovedBodyAndATime(t *testing.T) {
+	c := observe.IssueComment{ID: 5, Body: "@codex review\nx", CreatedAt: "2026-12-01T04:00:00Z"}
+	if r, why := RequestReceipt(c, c.Body); why != "" || r["comment_id"] != "5" || r["created_at"] != "2026-12-01T04:00:00Z" || r["body_sha256"] != SHA256Hex(c.Body) {
+		t.Fatalf("receipt %v, %q", r, why)
+	}
+	if _, why := RequestReceipt(c, "@codex review\ny"); why == "" {
+		t.Fatal("a different body was receipted")
+	}
+	c.CreatedAt = "yesterday"
+	if _, why := RequestReceipt(c, c.Body); why == "" {
+		t.Fatal("an unreadable time was receipted")
+	}
+}

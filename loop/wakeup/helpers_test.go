@@ -38,6 +38,13 @@ type world struct {
 
 func newWorld(t testing.TB, mode string, scenarios ...ghsim.Scenario) *world {
 	t.Helper()
+	return newWorldWith(t, mode, nil, scenarios...)
+}
+
+// newWorldWith is newWorld with setup run on the testbed before the
+// initial execution pushes (e.g. a merge-gate script).
+func newWorldWith(t testing.TB, mode string, setup func(*testbed.Bed), scenarios ...ghsim.Scenario) *world {
+	t.Helper()
 	ctx := context.Background()
 	clock := ghsim.NewManualClock(time.Now().UTC().Truncate(time.Second))
 	b, err := testbed.New(ctx, testbed.Options{Dir: t.TempDir(), Clock: clock.Now})
@@ -46,6 +53,9 @@ func newWorld(t testing.TB, mode string, scenarios ...ghsim.Scenario) *world {
 	}
 	t.Cleanup(b.Close)
 	b.Sim.QueueCodexScenarios(scenarios...)
+	if setup != nil {
+		setup(b)
+	}
 	var id [16]byte
 	_, _ = rand.Read(id[:])
 	w := &world{t: t, bed: b, clock: clock, state: t.TempDir(), runID: hex.EncodeToString(id[:])}

@@ -36,6 +36,10 @@ const (
 // run's lock: that one acts, this one does nothing.
 const ActionBusy = "busy"
 
+// ActionSupersede is the history record (never core's action) of a stored
+// plan dropped because fresh observations no longer match it (supersede.go).
+const ActionSupersede = "supersede"
+
 // Job is what an executor gets for an execute-* or finish-finalization
 // action: the caller holds the run lock and the claim.
 type Job struct {
@@ -83,19 +87,22 @@ type Deps struct {
 
 // Outcome is one loop's wakeup: one line of `wakeup --json`.
 type Outcome struct {
-	Key      string        `json:"key"`
-	RunID    string        `json:"run_id,omitempty"`
-	Action   string        `json:"action"`
-	Reason   string        `json:"reason"`
-	Message  string        `json:"message"`
-	PlanHash string        `json:"plan_hash,omitempty"`
-	Done     string        `json:"done"`
-	Cost     ghclient.Cost `json:"-"`
-	Requests int           `json:"requests"`
-	Points   int           `json:"graphql_points"`
-	REST     int           `json:"rest_charged"`
-	Exit     int           `json:"exit"`
-	Error    string        `json:"error,omitempty"`
+	Key      string `json:"key"`
+	RunID    string `json:"run_id,omitempty"`
+	Action   string `json:"action"`
+	Reason   string `json:"reason"`
+	Message  string `json:"message"`
+	PlanHash string `json:"plan_hash,omitempty"`
+	// Superseded is the hash of the stored plan this wakeup dropped because
+	// fresh observations no longer matched it (supersede.go).
+	Superseded string        `json:"superseded,omitempty"`
+	Done       string        `json:"done"`
+	Cost       ghclient.Cost `json:"-"`
+	Requests   int           `json:"requests"`
+	Points     int           `json:"graphql_points"`
+	REST       int           `json:"rest_charged"`
+	Exit       int           `json:"exit"`
+	Error      string        `json:"error,omitempty"`
 }
 
 // RunIDOfKey is the run id a loop key ends with (PROTOCOL §3).

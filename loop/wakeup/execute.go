@@ -70,6 +70,12 @@ func (w *waker) execute(ctx context.Context, o Outcome, snap *state.Snapshot, re
 		xerr = err
 	}
 	if xerr != nil {
+		// Re-validation found the plan stale before its first side effect:
+		// it is superseded and this wakeup plans again.
+		var se *StaleError
+		if errors.As(xerr, &se) {
+			return w.supersede(ctx, o, se.r)
+		}
 		var h *HaltError
 		if errors.As(xerr, &h) {
 			o.Action, o.Reason, o.Message = evaluate.ActionHalt, h.Reason, h.Message
@@ -113,6 +119,11 @@ func (w *waker) revalidate(ctx context.Context, action string) (string, error) {
 	res, err := evaluateSnap(snap)
 	if err != nil {
 		return "", err
+	}
+	// Nothing has run yet (the executors re-validate only before their
+	// first reservation): a plan the world moved away from is superseded.
+	if r := w.stale(ctx, &c, snap, res); r != nil {
+		return "", &StaleError{r: r}
 	}
 	if res.Action != action {
 		return "", &HaltError{Reason: res.Reason, Message: "re-validation before the first side effect: " + res.Message}

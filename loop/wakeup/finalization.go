@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/loop/finalize"
 	"github.com/prloop/gh-prloop/loop/initial"
 )
@@ -16,12 +17,29 @@ import (
 // post-mutation plan, whose only operation is delete-owned-automation.
 func FinalizationExecutor(d finalize.Deps, events func(finalize.Event)) Executor {
 	return func(ctx context.Context, job Job) (string, error) {
-		res, err := finalize.Execute(ctx, d, finalize.Job{Run: job.Run, Manifest: job.Manifest, PlanHash: job.PlanHash,
-			State: job.State, Revalidate: job.Revalidate, Events: events})
-		if err != nil {
-			return "", finalizeErr(err)
-		}
 		c := job.Checkpoint
+		var res *finalize.Result
+		if m := c.FinalizationManifest; m != nil && slices.Equal(m.Operations, []string{policy.OpDeleteAutomation}) {
+			// A ready PR without Codex threads to resolve (a clean first
+			// review): the first plan has no GitHub operation, only the
+			// deletion Finish does on the post-mutation plan. Re-validate,
+			// as before any operation, then go on to that plan.
+			got, err := job.Revalidate(ctx)
+			if err != nil {
+				return "", fmt.Errorf("rebuilding the finalization plan from fresh observations: %w; nothing was done", err)
+			}
+			if got != job.PlanHash {
+				return "", fmt.Errorf("the world changed since the plan was made: it now hashes to %s, not %s; nothing was done", got, job.PlanHash)
+			}
+			res = &finalize.Result{PlanHash: job.PlanHash}
+		} else {
+			var err error
+			res, err = finalize.Execute(ctx, d, finalize.Job{Run: job.Run, Manifest: job.Manifest, PlanHash: job.PlanHash,
+				State: job.State, Revalidate: job.Revalidate, Events: events})
+			if err != nil {
+				return "", finalizeErr(err)
+			}
+		}
 		if key := c.RequestKey(); !slices.Contains(c.CompletedRequestKeys, key) {
 			c.CompletedRequestKeys = append(c.CompletedRequestKeys, key)
 		}
@@ -29,7 +47,7 @@ func FinalizationExecutor(d finalize.Deps, events func(finalize.Event)) Executor
 		if err := job.Save(c); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("finalization: marked ready %v, resolved %d threads", res.MarkedReady, res.Resolved), nil
+		return FinalizationDone(res), nil
 	}
 }
 
@@ -59,4 +77,20 @@ func finalizeErr(err error) error {
 		return &HaltError{Reason: "finalization-" + h.Op, Message: h.Saw}
 	}
 	return err
+}
+
+// FinalizationDone says what execute-finalization did, in words.
+func FinalizationDone(res *finalize.Result) string {
+	ready := "the PR was already ready"
+	if res.MarkedReady {
+		ready = "marked the PR ready for review"
+	}
+	threads := "no Codex thread to resolve"
+	switch {
+	case res.Resolved == 1:
+		threads = "resolved 1 Codex thread"
+	case res.Resolved > 1:
+		threads = fmt.Sprintf("resolved %d Codex threads", res.Resolved)
+	}
+	return "finalization: " + ready + ", " + threads
 }

@@ -207,6 +207,8 @@ type waker struct {
 	run *statestore.Run
 	key string
 	cp  *checkpoint.Checkpoint
+	// superseded counts the stored plans this wakeup replaced (supersede.go).
+	superseded int
 }
 
 // checkpoint reads the run's checkpoint, creating it from the kept prompt
@@ -294,7 +296,14 @@ func (w *waker) wake(ctx context.Context, o Outcome) Outcome {
 	if err != nil {
 		return o.fail(err)
 	}
-	o = w.act(ctx, o, snap, res)
+	// A stored plan the world has moved away from, whose execution has not
+	// started (an interrupted one was resumed above), is replaced by the
+	// plan this observation calls for (supersede.go).
+	if r := w.stale(ctx, w.cp, snap, res); r != nil {
+		o = w.supersede(ctx, o, r)
+	} else {
+		o = w.act(ctx, o, snap, res)
+	}
 	o.Done = released + o.Done
 	return o
 }

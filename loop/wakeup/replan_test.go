@@ -3,6 +3,9 @@ package wakeup_test
 import (
 	"context"
 	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +15,7 @@ import (
 	"github.com/prloop/gh-prloop/ghsim"
 	"github.com/prloop/gh-prloop/ghsim/testbed"
 	"github.com/prloop/gh-prloop/loop/checkpoint"
+	"github.com/prloop/gh-prloop/loop/finalize"
 	"github.com/prloop/gh-prloop/loop/wakeup"
 )
 
@@ -139,6 +143,173 @@ func TestSupersedeFinalizationAtRevalidationAutonomous(t *testing.T) {
 	sup := w.replanHistory()
 	if len(sup) != 1 || sup[0].PlanHash != hashes[0] || !strings.Contains(sup[0].Message, "the checks gate changed from pending to pass") {
 		t.Fatalf("supersede history: %+v", sup)
+	}
+	if fin := wakeup.One(t.Context(), d, w.key); fin.Action != evaluate.ActionFinishFinalization || fin.Error != "" {
+		t.Fatalf("finish: %+v", fin)
+	}
+	w.checkFinalized()
+}
+
+// A remediation plan waiting for its approval is superseded when the
+// checkout changes under it: a changed git config (core rejects the plan's
+// execution boundary) or a path that disappeared (core accepts the plan,
+// but core's builder records the path differently now). The approval of
+// the old plan does not carry over.
+func TestSupersedeRemediationWhenTheCheckoutChanges(t *testing.T) {
+	for _, tc := range []struct {
+		name, want string
+		change     func(w *world)
+	}{
+		{"git-config", "the checkout's execution boundary changed (git config)", func(w *world) {
+			cmd := exec.Command("git", "-C", w.bed.Checkout, "config", "--local", "user.name", "Someone Else")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				w.t.Fatalf("git config: %v\n%s", err, out)
+			}
+		}},
+		{"path-removed", "the checkout's records of " + ghsim.DefaultFindings()[0].Path + " changed", func(w *world) {
+			if err := os.Remove(filepath.Join(w.bed.Checkout, ghsim.DefaultFindings()[0].Path)); err != nil {
+				w.t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t, policy.ModeApprovalGated, ghsim.Scenario{Kind: ghsim.Findings})
+			w.codexAnswers()
+			first := w.wake()
+			if first.Action != evaluate.ActionAwaitApproval || first.Reason != evaluate.ReasonRemediationPlan {
+				t.Fatalf("first plan: %+v", first)
+			}
+			d := w.deps()
+			if _, err := wakeup.Approve(t.Context(), d, w.key, first.PlanHash, w.bed.Viewer.ID); err != nil {
+				t.Fatal(err)
+			}
+			tc.change(w)
+			o := w.wake()
+			if o.Action != evaluate.ActionAwaitApproval || o.Exit != wakeup.ExitPending || o.PlanHash == first.PlanHash || o.Superseded != first.PlanHash {
+				t.Fatalf("after the change: %+v (first plan %s)", o, first.PlanHash)
+			}
+			c, err := checkpoint.Read(w.run())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.RemediationApproval != nil || c.RemediationManifest == nil || *c.RemediationPlanHash != o.PlanHash {
+				t.Fatalf("checkpoint after the supersede: %+v", c)
+			}
+			sup := w.replanHistory()
+			if len(sup) != 1 || sup[0].PlanHash != first.PlanHash || !strings.Contains(sup[0].Message, tc.want) {
+				t.Fatalf("supersede history %+v, want a message with %q", sup, tc.want)
+			}
+			// Nothing changes any more: the new plan stays.
+			if again := w.wake(); again.Action != evaluate.ActionAwaitApproval || again.PlanHash != o.PlanHash || again.Superseded != "" {
+				t.Fatalf("the next wakeup: %+v", again)
+			}
+		})
+	}
+}
+
+// A plan whose execution started is never superseded: the finalization
+// is interrupted after resolving a thread, CI then passes (the stored plan
+// binds checks pending), and the next wakeup resumes the same plan from
+// its journal; only the post-mutation plan, built afterwards, reads the
+// new gates.
+func TestStartedPlanIsResumedNotSuperseded(t *testing.T) {
+	needSandbox(t)
+	w := newReplanWorld(t, policy.ModeAutonomous, ghsim.Scenario{Kind: ghsim.Findings}, ghsim.Scenario{Kind: ghsim.CleanByReaction})
+	w.wake()
+	fixer := w.fixer()
+	w.editCheckpoint(func(c *checkpoint.Checkpoint) { c.Fixer = fixer })
+	w.codexAnswers()
+	if x := wakeup.One(t.Context(), w.remediationDeps(nil), w.key); x.Action != evaluate.ActionExecuteRemediation || x.Error != "" {
+		t.Fatalf("remediation: %+v", x)
+	}
+	w.codexAnswers() // the 👍 on the fix; CI on the fix still runs
+	point := "after:" + policy.OpResolveCodexThreads + "/1"
+	x := wakeup.One(t.Context(), w.remediationDeps(func(p string) bool { return p == point }), w.key)
+	if x.Action != evaluate.ActionExecuteFinalization || !strings.Contains(x.Error, finalize.ErrCrashed.Error()) {
+		t.Fatalf("the crash at %s was not reached: %+v", point, x)
+	}
+	c, err := checkpoint.Read(w.run())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.FinalizationManifest == nil || c.FinalizationManifest.Gates.Checks != "pending" {
+		t.Fatalf("the interrupted plan: %+v", c.FinalizationManifest)
+	}
+	started := *c.FinalizationPlanHash
+	w.clock.Advance(replanCheckDelay) // CI passes under the started plan
+	o := wakeup.One(t.Context(), w.remediationDeps(nil), w.key)
+	if o.Action != evaluate.ActionExecuteFinalization || o.Reason != wakeup.ReasonResume || o.PlanHash != started || o.Superseded != "" || o.Error != "" {
+		t.Fatalf("after CI passed: %+v (started plan %s)", o, started)
+	}
+	if sup := w.replanHistory(); len(sup) != 0 {
+		t.Fatalf("a started plan was superseded: %+v", sup)
+	}
+	fin := wakeup.One(t.Context(), w.remediationDeps(nil), w.key)
+	if fin.Action != evaluate.ActionFinishFinalization || fin.Error != "" {
+		t.Fatalf("finish: %+v", fin)
+	}
+	w.checkFinalized()
+	c, err = checkpoint.Read(w.run())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MergeGateReport.Gates.Checks != "pass" {
+		t.Fatalf("the final merge-gate report: %+v", c.MergeGateReport)
+	}
+}
+
+// A moved base still halts with the plan stored (PROTOCOL §5 step 3, the
+// seed: base-tip drift invalidates the plan and forbids any mutation):
+// consistency findings are never superseded.
+func TestBaseDriftUnderAStoredPlanStillHalts(t *testing.T) {
+	w := newReplanWorld(t, policy.ModeApprovalGated)
+	w.codexAnswers()
+	first := w.wake()
+	if first.Action != evaluate.ActionAwaitApproval {
+		t.Fatalf("first plan: %+v", first)
+	}
+	repo := w.bed.Repo
+	base := w.pr.Data().Base
+	tip, _ := repo.Branch(base)
+	repo.AddCommit(ghsim.Commit{SHA: strings.Repeat("b", 40), Parents: []string{tip}, Message: "moved base"})
+	repo.SetBranch(base, strings.Repeat("b", 40))
+	w.clock.Advance(replanCheckDelay)
+	o := w.wake()
+	if o.Action != evaluate.ActionHalt || o.Reason != evaluate.ReasonBaseDrift || o.Superseded != "" {
+		t.Fatalf("after the base moved: %+v", o)
+	}
+	if sup := w.replanHistory(); len(sup) != 0 {
+		t.Fatalf("a drifted plan was superseded: %+v", sup)
+	}
+}
+
+// What execute-finalization did, in words: a PR that was already ready is
+// said to be so (not "marked ready false").
+func TestFinalizationDoneSaysWhatHappened(t *testing.T) {
+	for _, tc := range []struct {
+		res  finalize.Result
+		want string
+	}{
+		{finalize.Result{}, "finalization: the PR was already ready, no Codex thread to resolve"},
+		{finalize.Result{MarkedReady: true, Resolved: 1}, "finalization: marked the PR ready for review, resolved 1 Codex thread"},
+		{finalize.Result{Resolved: 3}, "finalization: the PR was already ready, resolved 3 Codex threads"},
+	} {
+		if got := wakeup.FinalizationDone(&tc.res); got != tc.want {
+			t.Errorf("FinalizationDone(%+v) = %q, want %q", tc.res, got, tc.want)
+		}
+	}
+}
+
+// A clean first review on a ready PR: the first finalization plan has no
+// GitHub operation; executing it goes straight on to the post-mutation
+// plan, and the loop reaches done (it used to fail on every wakeup).
+func TestCleanFirstReviewOnAReadyPRFinalizes(t *testing.T) {
+	w := newWorld(t, policy.ModeAutonomous, ghsim.Scenario{Kind: ghsim.CleanByReaction})
+	w.codexAnswers()
+	d := w.remediationDeps(nil)
+	x := wakeup.One(t.Context(), d, w.key)
+	if x.Action != evaluate.ActionExecuteFinalization || x.Error != "" || !strings.Contains(x.Done, "the PR was already ready, no Codex thread to resolve") {
+		t.Fatalf("execute-finalization: %+v", x)
 	}
 	if fin := wakeup.One(t.Context(), d, w.key); fin.Action != evaluate.ActionFinishFinalization || fin.Error != "" {
 		t.Fatalf("finish: %+v", fin)

@@ -12,6 +12,9 @@ import (
 	"github.com/prloop/gh-prloop/statestore"
 )
 
+// ErrSuperseded: Recheck found the stored plan stale; a wakeup replaces it.
+var ErrSuperseded = errors.New("it is superseded")
+
 // Recheck re-validates the loop's stored plan against fresh observations
 // (GitHub, and the checkout for a remediation plan) under the run lock and
 // returns its hash, which equals the stored one exactly when core still
@@ -55,6 +58,12 @@ func Recheck(ctx context.Context, d Deps, key string) (string, error) {
 	res, err := evaluateSnap(snap)
 	if err != nil {
 		return "", err
+	}
+	// A plan the next wakeup would supersede is not approved: its
+	// replacement gets a hash of its own (supersede.go).
+	if r := w.stale(ctx, c, snap, res); r != nil {
+		return "", fmt.Errorf("the %s plan %s no longer matches fresh observations (%s): %w; the next wakeup replaces it with a new plan to approve (gh-prloop wakeup %s)",
+			p.Kind, p.PlanHash, r.why, ErrSuperseded, key)
 	}
 	switch res.Action {
 	case evaluate.ActionAwaitApproval, evaluate.ActionExecuteRemediation, evaluate.ActionExecuteFinalization, evaluate.ActionFinishFinalization:

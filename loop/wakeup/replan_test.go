@@ -76,6 +76,13 @@ func TestSupersedeFinalizationWhenAGateChangesApprovalGated(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.clock.Advance(replanCheckDelay) // CI finishes
+	// The approval console's recheck refuses the stale plan and changes nothing.
+	if h, err := wakeup.Recheck(t.Context(), d, w.key); !errors.Is(err, wakeup.ErrSuperseded) || h != "" || !strings.Contains(err.Error(), "the checks gate changed from pending to pass") {
+		t.Fatalf("recheck of the stale plan: %q %v", h, err)
+	}
+	if c, err := checkpoint.Read(w.run()); err != nil || *c.FinalizationPlanHash != first.PlanHash || c.FinalizationApproval == nil {
+		t.Fatalf("recheck changed the checkpoint: %v %+v", err, c)
+	}
 	o := wakeup.One(t.Context(), d, w.key)
 	if o.Action != evaluate.ActionAwaitApproval || o.Exit != wakeup.ExitPending || o.PlanHash == "" || o.PlanHash == first.PlanHash {
 		t.Fatalf("after CI passed: %+v (first plan %s)", o, first.PlanHash)

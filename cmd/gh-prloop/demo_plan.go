@@ -60,7 +60,7 @@ Everything is removed on exit; nothing leaves this machine.`,
 			env := bedPlanEnv(bed, filepath.Join(tmp, "state"))
 			in := demoPlanInputs(bed)
 			if isTerminal(cmd.OutOrStdout()) && demoStdinIsTerminal(cmd) {
-				return runPlan(ctx, cmd, env, in, false)
+				return runPlan(ctx, cmd, env, in, nil, false)
 			}
 			return printDemoPlan(ctx, cmd, bed, in)
 		},

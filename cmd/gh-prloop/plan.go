@@ -75,6 +75,7 @@ func newPlanCmd(env planEnv) *cobra.Command {
 	var (
 		in       planner.Inputs
 		bodyFile string
+		fixer    string
 		asJSON   bool
 	)
 	cmd := &cobra.Command{
@@ -87,7 +88,9 @@ is then rebuilt from fresh observations and must hash identically, or nothing
 is recorded and the fields that drifted are shown.
 
 Nothing is written to git or GitHub. An approval is recorded in the state
-directory ($GH_PRLOOP_STATE_DIR, else $XDG_STATE_HOME/gh-prloop).
+directory ($GH_PRLOOP_STATE_DIR, else $XDG_STATE_HOME/gh-prloop), with the
+--fixer the loop runs on Codex findings (as start records it; required with
+--mode autonomous), so that apply and the wakeups after it use it.
 
 --json prints the canonical document: compact, exactly the bytes that are
 hashed, on a terminal too, so that it can be piped to ` + "`gh-prloop evaluate --initial`" + `
@@ -102,6 +105,10 @@ Exit status: 0 approved, printed with --json, or summarized without a terminal
 			if in.Mode != "approval-gated" && in.Mode != "autonomous" {
 				return usageExit(cmd, "--mode must be approval-gated or autonomous, got %q", in.Mode)
 			}
+			argv, err := parseFixer(cmd, in.Mode, fixer)
+			if err != nil {
+				return err
+			}
 			if bodyFile != "" {
 				b, err := readBodyFile(cmd, bodyFile)
 				if err != nil {
@@ -115,12 +122,13 @@ Exit status: 0 approved, printed with --json, or summarized without a terminal
 			in.Host = env.host
 			ctx, stop := signal.NotifyContext(cmd.Context(), syscall.SIGINT, syscall.SIGTERM)
 			defer stop()
-			return runPlan(ctx, cmd, env, in, asJSON)
+			return runPlan(ctx, cmd, env, in, argv, asJSON)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&in.Mode, "mode", "approval-gated", "approval-gated or autonomous")
 	f.StringVarP(&in.Title, "title", "t", "", "title of a new pull request (a reused one keeps its own)")
+	f.StringVar(&fixer, "fixer", "", "fixer `command` the loop runs on Codex findings (split like a shell line, never run by one); required with --mode autonomous")
 	f.StringVarP(&bodyFile, "body-file", "F", "", "read the new pull request's body from `file` (- for stdin)")
 	f.StringArrayVar(&in.Validate, "validate", nil, "validation `command`, run before the commit; repeatable, kept in order")
 	f.StringVar(&in.Remote, "remote", "", "remote to use (default: the one the current branch tracks)")
@@ -131,7 +139,7 @@ Exit status: 0 approved, printed with --json, or summarized without a terminal
 	return cmd
 }
 
-func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.Inputs, asJSON bool) error {
+func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.Inputs, fixer []string, asJSON bool) error {
 	c, err := env.client(cmd)
 	if err != nil {
 		return authError(err)
@@ -187,7 +195,7 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 		return approval.RecheckResult{Document: q.Canonical, PlanHash: q.PlanHash, Blobs: planner.Blobs(q)}, nil
 	}
 	record := func(ctx context.Context) (string, error) {
-		return recordApproval(ctx, env, p, in, runID, viewerID, login)
+		return recordPlanApproval(ctx, env, p, in, runID, viewerID, login, fixer)
 	}
 	outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()})
 	if err != nil && outcome == approval.Failed {
@@ -221,6 +229,28 @@ func recordApproval(ctx context.Context, env planEnv, p *planner.Plan, in planne
 	}
 	return fmt.Sprintf("Approved plan %s for %s (%s <- %s, %d operations) as %s; %s",
 		p.PlanHash, s.Repository, s.BaseBranch, s.HeadBranch, len(p.Doc.InitialManifest.Operations), login, where), nil
+}
+
+// recordPlanApproval is what `plan` records when the hash is typed: the
+// approval, then the run's fixer exactly as `start --fixer` stores it, so
+// that `apply` and the loop's wakeups use it.
+func recordPlanApproval(ctx context.Context, env planEnv, p *planner.Plan, in planner.Inputs, runID string, viewerID int64, login string, fixer []string) (string, error) {
+	statement, err := recordApproval(ctx, env, p, in, runID, viewerID, login)
+	if err != nil || fixer == nil {
+		return statement, err
+	}
+	root, err := statestore.Root(env.getenv, env.homeDir)
+	if err != nil {
+		return "", err
+	}
+	run, err := statestore.OpenPlan(root, runID)
+	if err != nil {
+		return "", err
+	}
+	if err := storeFixer(ctx, run, fixer); err != nil {
+		return "", fmt.Errorf("recording the fixer: %w", err)
+	}
+	return statement, nil
 }
 
 func newRunID() (string, error) {

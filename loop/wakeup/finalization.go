@@ -85,12 +85,9 @@ func FinalizationDone(res *finalize.Result) string {
 	if res.MarkedReady {
 		ready = "marked the PR ready for review"
 	}
-	threads := "no Codex thread to resolve"
-	switch {
-	case res.Resolved == 1:
-		threads = "resolved 1 Codex thread"
-	case res.Resolved > 1:
-		threads = fmt.Sprintf("resolved %d Codex threads", res.Resolved)
+	threads := "threads"
+	if res.Resolved == 1 {
+		threads = "thread"
 	}
-	return "finalization: " + ready + ", " + threads
+	return fmt.Sprintf("finalization: %s, resolved %d %s", ready, res.Resolved, threads)
 }

@@ -297,9 +297,9 @@ func TestFinalizationDoneSaysWhatHappened(t *testing.T) {
 		res  finalize.Result
 		want string
 	}{
-		{finalize.Result{}, "finalization: the PR was already ready, no Codex thread to resolve"},
-		{finalize.Result{MarkedReady: true, Resolved: 1}, "finalization: marked the PR ready for review, resolved 1 Codex thread"},
-		{finalize.Result{Resolved: 3}, "finalization: the PR was already ready, resolved 3 Codex threads"},
+		{finalize.Result{}, "finalization: the PR was already ready, resolved 0 threads"},
+		{finalize.Result{MarkedReady: true, Resolved: 1}, "finalization: marked the PR ready for review, resolved 1 thread"},
+		{finalize.Result{Resolved: 2}, "finalization: the PR was already ready, resolved 2 threads"},
 	} {
 		if got := wakeup.FinalizationDone(&tc.res); got != tc.want {
 			t.Errorf("FinalizationDone(%+v) = %q, want %q", tc.res, got, tc.want)
@@ -315,7 +315,7 @@ func TestCleanFirstReviewOnAReadyPRFinalizes(t *testing.T) {
 	w.codexAnswers()
 	d := w.remediationDeps(nil)
 	x := wakeup.One(t.Context(), d, w.key)
-	if x.Action != evaluate.ActionExecuteFinalization || x.Error != "" || !strings.Contains(x.Done, "the PR was already ready, no Codex thread to resolve") {
+	if x.Action != evaluate.ActionExecuteFinalization || x.Error != "" || !strings.Contains(x.Done, "the PR was already ready, resolved 0 threads") {
 		t.Fatalf("execute-finalization: %+v", x)
 	}
 	if fin := wakeup.One(t.Context(), d, w.key); fin.Action != evaluate.ActionFinishFinalization || fin.Error != "" {

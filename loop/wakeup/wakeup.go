@@ -16,6 +16,7 @@ import (
 	"github.com/prloop/gh-prloop/automations"
 	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/core/evaluate"
+	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/core/schema"
 	"github.com/prloop/gh-prloop/ghclient"
 	"github.com/prloop/gh-prloop/gitx"
@@ -247,6 +248,11 @@ func (w *waker) wake(ctx context.Context, o Outcome) Outcome {
 			return o.fail(err)
 		}
 		released = "released the claim of " + cl.Holder + ", which no longer runs; "
+	}
+	if ok, err := w.receiptRecordedRound(); err != nil {
+		return o.fail(err)
+	} else if ok {
+		released += fmt.Sprintf("receipted fix round %d's %s from the checkpoint that recorded it; ", w.cp.FixRounds, policy.OpUpdateAutomation)
 	}
 	// An execution that was interrupted after its first reservation is
 	// finished before anything is evaluated: its own side effects (a pushed

@@ -3,13 +3,16 @@ package procs
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/ghsim"
 	"github.com/prloop/gh-prloop/ghsim/testbed"
 	"github.com/prloop/gh-prloop/loop/finalize"
 	"github.com/prloop/gh-prloop/loop/remediate"
+	"github.com/prloop/gh-prloop/loop/wakeup"
 )
 
 // crashPoints are the kill points of ops in order, before and after each
@@ -137,4 +140,76 @@ func (w *world) crashCheckEnd(key, runID string, threads int) {
 	if strings.TrimSpace(key) == "" {
 		t.Error("no key")
 	}
+}
+
+// Two `wakeup --all` at once, at every step of an approval-gated loop
+// (findings → remediation approved by hash → clean → finalization approved
+// → finish): the two never do the same plan (one acts; the other reports
+// the loop busy, or takes the lock after it and sees what it left, e.g.
+// the next plan), every execute action happens exactly once over the
+// whole loop, and the end state holds exactly one of every side effect.
+func TestTwoWakeupAllAtOnce(t *testing.T) {
+	w := newLoopWorld(t)
+	runID := w.approve()
+	if r := w.gh(nil, "apply", runID); r.code != 0 {
+		t.Fatalf("apply: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	w.setFixer(runID)
+	executes := map[string]int{}
+	approved := map[string]bool{}
+	busy := 0
+	for range 300 {
+		if len(w.automations()) == 0 {
+			break
+		}
+		var wg sync.WaitGroup
+		res := make([]result, 2)
+		for i := range res {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res[i] = w.gh(nil, "wakeup", "--all", "--json")
+			}()
+		}
+		wg.Wait()
+		acted := map[string]int{} // action and plan hash → processes of this pair that executed it
+		for _, r := range res {
+			if r.code != 0 && r.code != 8 {
+				t.Fatalf("wakeup --all: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			outs := w.crashOutcomes(r.stdout)
+			if len(outs) > 1 {
+				t.Fatalf("one loop, %d outcomes: %+v", len(outs), outs)
+			}
+			for _, o := range outs {
+				switch {
+				case o.Error != "":
+					t.Fatalf("wakeup error: %+v", o)
+				case o.Action == wakeup.ActionBusy:
+					busy++
+				case strings.HasPrefix(o.Action, "execute-") || o.Action == "finish-finalization":
+					acted[o.Action+" "+o.PlanHash]++
+					executes[o.Action]++
+				case o.Exit == wakeup.ExitPending && !approved[o.PlanHash]:
+					approved[o.PlanHash] = true
+					if a := w.gh(nil, "approve", "--hash", o.PlanHash); a.code != 0 {
+						t.Fatalf("approve --hash %s: exit %d\n%s\n%s", o.PlanHash, a.code, a.stdout, a.stderr)
+					}
+				}
+			}
+		}
+		for plan, n := range acted {
+			if n > 1 {
+				t.Fatalf("both processes of one pair did %s:\n%s\n%s", plan, res[0].stdout, res[1].stdout)
+			}
+		}
+		time.Sleep(300 * time.Millisecond) // lets simulated time pass; nothing is asserted about it
+	}
+	t.Logf("executed %v; %d busy reports; approved %d plans", executes, busy, len(approved))
+	for _, a := range []string{"execute-remediation", "execute-finalization", "finish-finalization"} {
+		if executes[a] != 1 {
+			t.Errorf("%s executed %d times, want exactly once: %v", a, executes[a], executes)
+		}
+	}
+	w.checkLoopEnd(runID)
 }

@@ -83,15 +83,23 @@ func TestWakeupKilledAtEverySideEffect(t *testing.T) {
 	for _, p := range finish[1:] {
 		w.crashKilledAt(key, p)
 	}
-	// The automation is gone; `wakeup KEY` still finds the run and finishes.
-	r := w.crashWake(key, "")
+	// The automation is gone: the timer's `wakeup --all` still finds the
+	// loop by its journal and finishes it, exactly once.
+	r := w.gh(nil, "wakeup", "--all", "--json")
 	if r.code != 0 {
 		t.Fatalf("the last wakeup: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if outs := w.crashOutcomes(r.stdout); len(outs) != 1 || outs[0].Error != "" {
+	if outs := w.crashOutcomes(r.stdout); len(outs) != 1 || outs[0].Key != key || outs[0].Action != "finish-finalization" || outs[0].Error != "" {
 		t.Fatalf("the last wakeup: %+v", outs)
 	}
-	w.crashCheckEnd(key, runID, threads)
+	if r := w.gh(nil, "wakeup", "--all", "--json"); r.code != 0 || strings.TrimSpace(r.stdout) != "" {
+		t.Fatalf("a wakeup --all after the end: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	// `wakeup KEY` still finds the finalized run: done, nothing more.
+	if r := w.crashWake(key, ""); r.code != 0 || !strings.Contains(r.stdout, `"action":"done"`) {
+		t.Fatalf("wakeup KEY after the end: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	w.crashCheckEnd(runID, threads)
 }
 
 // crashCheckEnd: the loop's end state after the kills. From /_sim/state
@@ -100,7 +108,7 @@ func TestWakeupKilledAtEverySideEffect(t *testing.T) {
 // marked ready once; on the git server one fix commit with the round's
 // trailer; in the state directory the automation deleted, finalized_at
 // recorded, every journal entry of every plan receipted, no temporary file.
-func (w *world) crashCheckEnd(key, runID string, threads int) {
+func (w *world) crashCheckEnd(runID string, threads int) {
 	t := w.t
 	t.Helper()
 	w.checkLoopEnd(runID)
@@ -137,9 +145,6 @@ func (w *world) crashCheckEnd(key, runID string, threads int) {
 		}
 	}
 	w.crashNoTempFiles()
-	if strings.TrimSpace(key) == "" {
-		t.Error("no key")
-	}
 }
 
 // Two `wakeup --all` at once, at every step of an approval-gated loop

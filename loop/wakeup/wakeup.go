@@ -122,8 +122,10 @@ func OpenRun(root, key string) (*statestore.Run, error) {
 	return statestore.OpenPlan(root, id)
 }
 
-// All wakes every ACTIVE automation of the registry, in key order. A loop
-// whose lock another process holds is reported busy and skipped.
+// All wakes every ACTIVE automation of the registry, in key order, then
+// every loop whose finish deleted its automation but died before recording
+// its end (unfinished). A loop whose lock another process holds is
+// reported busy and skipped.
 func All(ctx context.Context, d Deps) ([]Outcome, error) {
 	recs, err := d.Registry.List(ctx)
 	if err != nil {
@@ -131,13 +133,23 @@ func All(ctx context.Context, d Deps) ([]Outcome, error) {
 	}
 	sort.Slice(recs, func(i, j int) bool { return recs[i].Key < recs[j].Key })
 	var out []Outcome
+	listed := map[string]bool{}
 	for _, r := range recs {
+		listed[r.Key] = true
 		if r.Status != automations.StatusActive {
 			continue
 		}
 		out = append(out, One(ctx, d, r.Key))
 	}
-	return out, nil
+	keys, bad, err := unfinished(d.Root, listed)
+	if err != nil {
+		// The registry's loops were woken; this error is one more outcome.
+		return append(out, Outcome{Key: "(unfinished loops)"}.fail(err)), nil
+	}
+	for _, k := range keys {
+		out = append(out, One(ctx, d, k))
+	}
+	return append(out, bad...), nil
 }
 
 // One wakes the loop key once. Errors are part of the outcome (Exit 1), so

@@ -84,7 +84,9 @@ func newWakeupCmd(env planEnv) *cobra.Command {
 		Use:   "wakeup [KEY | --all] [--json]",
 		Short: "Wake a loop once: observe, evaluate, do exactly the action core emits",
 		Long: `Wake the loop KEY (an automation key or id), or every ACTIVE automation with
---all, once. Under the run's lock each wakeup re-fetches the pull request in
+--all, once (--all also finishes a loop whose finalization deleted its
+automation but was interrupted before recording its end). Under the run's
+lock each wakeup re-fetches the pull request in
 one GraphQL query, assembles the complete recurring state from it, the
 automation registry and the run's checkpoint, runs core's evaluator and does
 exactly the action it emits:

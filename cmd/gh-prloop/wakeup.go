@@ -49,8 +49,11 @@ func wakeupDepsWithEvents(cmd *cobra.Command, env planEnv, events func(initial.E
 	if err != nil {
 		return wakeup.Deps{}, exitWith(1, "%v", err)
 	}
-	rd := remediate.Deps{Git: git, GitHub: client, Commands: initial.Sandbox{}, Fixer: remediate.FixerSandbox{}, Now: env.now}
-	fd := finalize.Deps{GitHub: client, Registry: reg, Now: env.now}
+	// The crash hook reaches the loop's executors exactly as it reaches
+	// apply's: only with the complete simulator environment.
+	fault := faultHook(env.getenv)
+	rd := remediate.Deps{Git: git, GitHub: client, Commands: initial.Sandbox{}, Fixer: remediate.FixerSandbox{}, Now: env.now, Fault: fault}
+	fd := finalize.Deps{GitHub: client, Registry: reg, Now: env.now, Fault: fault}
 	return wakeup.Deps{Root: root, GitHub: client, Registry: reg, Git: git, Now: env.now,
 		Executors: map[string]wakeup.Executor{
 			evaluate.ActionExecuteRemediation:  wakeup.RemediationExecutor(rd, wakeup.LocalCheckout{Git: git}.CheckoutPush, wakeup.RemediationOptions{Events: events}),
@@ -81,7 +84,9 @@ func newWakeupCmd(env planEnv) *cobra.Command {
 		Use:   "wakeup [KEY | --all] [--json]",
 		Short: "Wake a loop once: observe, evaluate, do exactly the action core emits",
 		Long: `Wake the loop KEY (an automation key or id), or every ACTIVE automation with
---all, once. Under the run's lock each wakeup re-fetches the pull request in
+--all, once (--all also finishes a loop whose finalization deleted its
+automation but was interrupted before recording its end). Under the run's
+lock each wakeup re-fetches the pull request in
 one GraphQL query, assembles the complete recurring state from it, the
 automation registry and the run's checkpoint, runs core's evaluator and does
 exactly the action it emits:

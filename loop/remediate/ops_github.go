@@ -168,6 +168,26 @@ func (x *exec) update(ctx context.Context) (map[string]string, bool, error) {
 	if err := x.fault("after:" + op); err != nil {
 		return nil, false, err
 	}
+	return updateReceipt(u), false, nil
+}
+
+// updateReceipt is update-automation's receipt of u.
+func updateReceipt(u Update) map[string]string {
 	return map[string]string{"round": strconv.Itoa(u.Round), "request_head_sha": u.FinalHeadSHA,
-		"request_comment_id": strconv.FormatInt(u.RequestCommentID, 10), "completed_request_key": u.CompletedRequestKey}, false, nil
+		"request_comment_id": strconv.FormatInt(u.RequestCommentID, 10), "completed_request_key": u.CompletedRequestKey}
+}
+
+// RecordedUpdateReceipt reconciles an update-automation reserved with
+// intent whose process died after the caller recorded u (the checkpoint
+// at the new round, the round's plan dropped) and before the receipt: the
+// caller's record is the observation. It returns the receipt update
+// writes when the reservation announced exactly u's round, head and
+// request comment, and an error otherwise (the record is not this
+// reservation's; nothing is receipted).
+func RecordedUpdateReceipt(intent map[string]string, u Update) (map[string]string, error) {
+	if intent["round"] != strconv.Itoa(u.Round) || intent["head"] != u.FinalHeadSHA || intent["comment_id"] != strconv.FormatInt(u.RequestCommentID, 10) {
+		return nil, fmt.Errorf("%s was reserved for round %s, head %s, request %s; the recorded round is %d, head %s, request %d",
+			policy.OpUpdateAutomation, intent["round"], intent["head"], intent["comment_id"], u.Round, u.FinalHeadSHA, u.RequestCommentID)
+	}
+	return updateReceipt(u), nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/prloop/gh-prloop/automations"
 	"github.com/prloop/gh-prloop/core/canon"
 	"github.com/prloop/gh-prloop/core/evaluate"
+	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/core/schema"
 	"github.com/prloop/gh-prloop/ghclient"
 	"github.com/prloop/gh-prloop/gitx"
@@ -128,8 +129,10 @@ func OpenRun(root, key string) (*statestore.Run, error) {
 	return statestore.OpenPlan(root, id)
 }
 
-// All wakes every ACTIVE automation of the registry, in key order. A loop
-// whose lock another process holds is reported busy and skipped.
+// All wakes every ACTIVE automation of the registry, in key order, then
+// every loop whose finish deleted its automation but died before recording
+// its end (unfinished). A loop whose lock another process holds is
+// reported busy and skipped.
 func All(ctx context.Context, d Deps) ([]Outcome, error) {
 	recs, err := d.Registry.List(ctx)
 	if err != nil {
@@ -137,13 +140,23 @@ func All(ctx context.Context, d Deps) ([]Outcome, error) {
 	}
 	sort.Slice(recs, func(i, j int) bool { return recs[i].Key < recs[j].Key })
 	var out []Outcome
+	listed := map[string]bool{}
 	for _, r := range recs {
+		listed[r.Key] = true
 		if r.Status != automations.StatusActive {
 			continue
 		}
 		out = append(out, One(ctx, d, r.Key))
 	}
-	return out, nil
+	keys, bad, err := unfinished(d.Root, listed)
+	if err != nil {
+		// The registry's loops were woken; this error is one more outcome.
+		return append(out, Outcome{Key: "(unfinished loops)"}.fail(err)), nil
+	}
+	for _, k := range keys {
+		out = append(out, One(ctx, d, k))
+	}
+	return append(out, bad...), nil
 }
 
 // One wakes the loop key once. Errors are part of the outcome (Exit 1), so
@@ -256,6 +269,11 @@ func (w *waker) wake(ctx context.Context, o Outcome) Outcome {
 			return o.fail(err)
 		}
 		released = "released the claim of " + cl.Holder + ", which no longer runs; "
+	}
+	if ok, err := w.receiptRecordedRound(); err != nil {
+		return o.fail(err)
+	} else if ok {
+		released += fmt.Sprintf("receipted fix round %d's %s from the checkpoint that recorded it; ", w.cp.FixRounds, policy.OpUpdateAutomation)
 	}
 	// An execution that was interrupted after its first reservation is
 	// finished before anything is evaluated: its own side effects (a pushed

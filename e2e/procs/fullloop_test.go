@@ -419,6 +419,10 @@ func TestFullAutonomousLoopTwoRounds(t *testing.T) {
 	if v := w.fullReport(); v.Action != evaluate.ActionReport || v.Classification != evaluate.ClassZeroFindings {
 		t.Fatalf("report-only on the finished PR: %+v", v)
 	}
+	// Merging the finished PR is what the loop was for: still done, no halt.
+	pr, _ := w.sim.Bed.Repo.PR(1)
+	pr.Update(func(p *ghsim.PullRequest) { p.State, p.Merged = "closed", true })
+	w.fullCheckDone(key)
 }
 
 // The approval-gated loop with real processes: the initial plan approved

@@ -169,9 +169,11 @@ func fullCount(seq []string, action string) int {
 // once per findings round, planned finalization, executed it once and
 // finished once, and every step's action is the last of its actions, its
 // exit what the action means (8 only for await-approval), and its done
-// text says what was done.
-func fullCheckActions(t *testing.T, steps []fullStep, key string, gated bool) {
+// text says what was done. It returns the commits the two fix rounds
+// reported, in order.
+func fullCheckActions(t *testing.T, steps []fullStep, key string, gated bool) []string {
 	t.Helper()
+	var commits []string
 	seq := fullActions(steps)
 	t.Logf("actions: %v", seq)
 	want := map[string]int{
@@ -217,7 +219,13 @@ func fullCheckActions(t *testing.T, steps []fullStep, key string, gated bool) {
 		case evaluate.ActionAwaitApproval:
 			done, code = "waiting for approval: gh-prloop approve "+key+" --hash "+o.PlanHash, wakeup.ExitPending
 		case evaluate.ActionExecuteRemediation:
-			done = "" // the executor's summary, checked against the world by fullCheckEnd
+			// "fix round n: commit SHA, k replies, request ID"; the SHA
+			// is checked against the world by fullCheckEnd.
+			done = fmt.Sprintf("fix round %d: commit ", len(commits)+1)
+			if _, rest, ok := strings.Cut(o.Done, done); ok {
+				sha, _, _ := strings.Cut(rest, ",")
+				commits = append(commits, sha)
+			}
 		case evaluate.ActionExecuteFinalization:
 			done = "finalization: marked ready"
 		case evaluate.ActionFinishFinalization:
@@ -232,16 +240,18 @@ func fullCheckActions(t *testing.T, steps []fullStep, key string, gated bool) {
 			t.Errorf("step %d: %s names no plan hash", i, o.Action)
 		}
 	}
+	return commits
 }
 
 // fullCheckEnd: from /_sim/state, the server's repository, the registry
 // and the checkpoint — three pushes of the head (round 0 and two fixes),
-// each fix one commit with the Prloop-Run and its Prloop-Round trailer;
+// each fix one commit (the one its wakeup reported) with the Prloop-Run
+// and its Prloop-Round trailer;
 // one marked reply per Codex thread from the round that fixed it; one
 // review request per round (0, 1, 2) naming the head it asks about; every
 // thread resolved; the PR open and ready; the automation deleted; the
 // checkpoint finalized with the merge-gate report read after CI passed.
-func (w *world) fullCheckEnd(runID string) {
+func (w *world) fullCheckEnd(runID string, commits []string) {
 	t := w.t
 	t.Helper()
 	st := loopSimState(t, w)
@@ -259,6 +269,9 @@ func (w *world) fullCheckEnd(runID string) {
 	}
 	if len(heads) != 3 {
 		t.Fatalf("%d pushes to %s, want 3 (round 0 and two fixes): %+v", len(heads), pr.Head, st.Pushes)
+	}
+	if !slices.Equal(commits, heads[1:]) {
+		t.Errorf("the fix rounds reported commits %v, the head was pushed to %v", commits, heads[1:])
 	}
 	if pr.HeadSHA != heads[2] || pr.Draft || pr.State != "open" {
 		t.Errorf("pull request head %s draft %v state %s; last push %s", pr.HeadSHA, pr.Draft, pr.State, heads[2])
@@ -407,14 +420,14 @@ func TestFullAutonomousLoopTwoRounds(t *testing.T) {
 	runID := w.fullStart()
 	key := w.fullKey()
 	steps := w.fullDrive(nil)
-	fullCheckActions(t, steps, key, false)
+	commits := fullCheckActions(t, steps, key, false)
 	for i, s := range steps {
 		if o := s.out; slices.Contains(o.Actions, evaluate.ActionPlanRemediation) &&
 			!slices.Equal(o.Actions, []string{evaluate.ActionPlanRemediation, evaluate.ActionExecuteRemediation}) {
 			t.Errorf("step %d: an autonomous plan is executed in the wakeup that stored it: %v", i, o.Actions)
 		}
 	}
-	w.fullCheckEnd(runID)
+	w.fullCheckEnd(runID, commits)
 	w.fullCheckDone(key)
 	if v := w.fullReport(); v.Action != evaluate.ActionReport || v.Classification != evaluate.ClassZeroFindings {
 		t.Fatalf("report-only on the finished PR: %+v", v)
@@ -467,7 +480,7 @@ func TestFullApprovalGatedLoopTwoRounds(t *testing.T) {
 		}
 		approved[o.PlanHash] = true
 	})
-	fullCheckActions(t, steps, key, true)
+	commits := fullCheckActions(t, steps, key, true)
 	// Nothing runs unapproved: every execute-remediation and
 	// execute-finalization runs the plan the exit-8 wakeup right before it
 	// showed (and that was approved then); finish-finalization's
@@ -489,7 +502,7 @@ func TestFullApprovalGatedLoopTwoRounds(t *testing.T) {
 	if pendings != 3 || len(approved) != 3 {
 		t.Errorf("%d plans awaited approval and %d were approved, want 3 (two remediations, one finalization)", pendings, len(approved))
 	}
-	w.fullCheckEnd(runID)
+	w.fullCheckEnd(runID, commits)
 	w.fullCheckDone(key)
 }
 

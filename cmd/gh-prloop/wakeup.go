@@ -103,7 +103,10 @@ Each wakeup is appended to the run's history.jsonl. A loop another gh-prloop
 is acting on is reported busy and left to it. Safe to run from a timer.
 
 --json prints one JSON object per loop and line: key, action, reason,
-message, done, plan_hash, requests, graphql_points, rest_charged, exit.
+message, done, plan_hash, requests, graphql_points, rest_charged, exit, and
+actions — every action the wakeup did, in order, action being the last (a
+stored plan shows as [plan-remediation, await-approval] or, autonomous,
+[plan-remediation, execute-remediation]).
 
 Exit status: 0 nothing pending, 1 a halt or an error, 8 a plan awaits
 approval, 2 usage error.`,

@@ -88,12 +88,14 @@ func TestWakeupAndApproveCommands(t *testing.T) {
 	}
 	out, errOut, code := runLoopCLI(t, env, "wakeup", "--all", "--json")
 	var o wakeup.Outcome
-	if err := json.Unmarshal([]byte(out), &o); err != nil || code != 0 || o.Key != key || o.Action != "wait" || o.Done != "nothing" {
+	if err := json.Unmarshal([]byte(out), &o); err != nil || code != 0 || o.Key != key || o.Action != "wait" || o.Done != "nothing" ||
+		!strings.Contains(out, `"actions":["wait"]`) {
 		t.Fatalf("first wakeup: %d %q %q %v", code, out, errOut, err)
 	}
 	sim.Settle()
 	out, errOut, code = runLoopCLI(t, env, "wakeup", key, "--json")
-	if err := json.Unmarshal([]byte(out), &o); err != nil || code != wakeup.ExitPending || o.Action != "await-approval" || o.PlanHash == "" {
+	if err := json.Unmarshal([]byte(out), &o); err != nil || code != wakeup.ExitPending || o.Action != "await-approval" || o.PlanHash == "" ||
+		!strings.Contains(out, `"actions":["plan-remediation","await-approval"]`) {
 		t.Fatalf("findings wakeup: %d %q %q %v", code, out, errOut, err)
 	}
 	out, _, code = runLoopCLI(t, env, "approve")

@@ -79,6 +79,7 @@ func (w *waker) execute(ctx context.Context, o Outcome, snap *state.Snapshot, re
 		var h *HaltError
 		if errors.As(xerr, &h) {
 			o.Action, o.Reason, o.Message = evaluate.ActionHalt, h.Reason, h.Message
+			o.Actions = append(o.Actions, evaluate.ActionHalt)
 			if _, err := w.d.Registry.Pause(ctx, w.key, "halt: "+h.Reason+": "+h.Message, w.d.Now()); err != nil && !errors.Is(err, automations.ErrNotFound) {
 				return o.fail(err)
 			}

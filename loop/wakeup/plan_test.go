@@ -23,6 +23,9 @@ func TestPlanRemediationStoresThePlanAndAwaitsApproval(t *testing.T) {
 	if o.Action != evaluate.ActionAwaitApproval || o.Reason != evaluate.ReasonRemediationPlan || o.Exit != wakeup.ExitPending || o.PlanHash == "" {
 		t.Fatalf("outcome %+v", o)
 	}
+	if want := []string{evaluate.ActionPlanRemediation, evaluate.ActionAwaitApproval}; !slices.Equal(o.Actions, want) {
+		t.Fatalf("actions %v, want %v", o.Actions, want)
+	}
 	c, err := checkpoint.Read(w.run())
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +49,7 @@ func TestPlanRemediationStoresThePlanAndAwaitsApproval(t *testing.T) {
 		t.Fatalf("operations %v", m.Operations)
 	}
 	again := w.wake()
-	if again.Action != evaluate.ActionAwaitApproval || again.PlanHash != o.PlanHash {
+	if again.Action != evaluate.ActionAwaitApproval || again.PlanHash != o.PlanHash || !slices.Equal(again.Actions, []string{evaluate.ActionAwaitApproval}) {
 		t.Fatalf("second wakeup: %+v", again)
 	}
 	if a := w.automation(); a.Status != "ACTIVE" {
@@ -61,7 +64,8 @@ func TestPlanFinalizationAwaitsApproval(t *testing.T) {
 			w := newWorld(t, policy.ModeApprovalGated, ghsim.Scenario{Kind: kind})
 			w.codexAnswers()
 			o := w.wake()
-			if o.Action != evaluate.ActionAwaitApproval || o.Reason != evaluate.ReasonFinalizationPlan || o.Exit != wakeup.ExitPending {
+			if o.Action != evaluate.ActionAwaitApproval || o.Reason != evaluate.ReasonFinalizationPlan || o.Exit != wakeup.ExitPending ||
+				!slices.Equal(o.Actions, []string{evaluate.ActionPlanFinalization, evaluate.ActionAwaitApproval}) {
 				t.Fatalf("outcome %+v", o)
 			}
 			c, err := checkpoint.Read(w.run())
@@ -99,7 +103,8 @@ func TestAutonomousPlanExecutesUnderTheClaim(t *testing.T) {
 		return "fixed", err
 	}}
 	o := wakeup.One(t.Context(), d, w.key)
-	if o.Action != evaluate.ActionExecuteRemediation || o.Reason != evaluate.ReasonAutonomous || o.Exit != 0 || o.Error != "" {
+	if o.Action != evaluate.ActionExecuteRemediation || o.Reason != evaluate.ReasonAutonomous || o.Exit != 0 || o.Error != "" ||
+		!slices.Equal(o.Actions, []string{evaluate.ActionPlanRemediation, evaluate.ActionExecuteRemediation}) {
 		t.Fatalf("outcome %+v", o)
 	}
 	if got.PlanHash != o.PlanHash || revalidated != o.PlanHash || len(got.Manifest) == 0 {

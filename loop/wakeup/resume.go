@@ -77,6 +77,7 @@ func (w *waker) resume(ctx context.Context, o Outcome, action string) Outcome {
 	}
 	res := evaluate.Result{Action: action, Reason: ReasonResume, PlanHash: hash, Message: "finish the interrupted execution of plan " + hash}
 	o.Action, o.Reason, o.Message, o.PlanHash = res.Action, res.Reason, res.Message, res.PlanHash
+	o.Actions = append(o.Actions, action)
 	return w.execute(ctx, o, nil, res)
 }
 

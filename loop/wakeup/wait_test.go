@@ -76,7 +76,7 @@ func TestHaltsPauseTheAutomation(t *testing.T) {
 			w := newWorld(t, policy.ModeApprovalGated, ghsim.Scenario{Kind: ghsim.Silent})
 			tc.do(w)
 			o := w.wake()
-			if o.Action != evaluate.ActionHalt || o.Reason != tc.reason || o.Exit != wakeup.ExitHalt {
+			if o.Action != evaluate.ActionHalt || o.Reason != tc.reason || o.Exit != wakeup.ExitHalt || len(o.Actions) != 1 || o.Actions[0] != evaluate.ActionHalt {
 				t.Fatalf("outcome %+v, want halt/%s exit 1", o, tc.reason)
 			}
 			a := w.automation()

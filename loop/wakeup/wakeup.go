@@ -88,12 +88,18 @@ type Deps struct {
 
 // Outcome is one loop's wakeup: one line of `wakeup --json`.
 type Outcome struct {
-	Key      string `json:"key"`
-	RunID    string `json:"run_id,omitempty"`
-	Action   string `json:"action"`
-	Reason   string `json:"reason"`
-	Message  string `json:"message"`
-	PlanHash string `json:"plan_hash,omitempty"`
+	Key    string `json:"key"`
+	RunID  string `json:"run_id,omitempty"`
+	Action string `json:"action"`
+	// Actions are the evaluator's actions this wakeup did, in order:
+	// Action is the last of them. A plan action is followed by what core
+	// says once the plan is stored ([plan-remediation await-approval],
+	// [plan-finalization finish-finalization]), so a plan is never hidden
+	// behind the action that ends the wakeup.
+	Actions  []string `json:"actions"`
+	Reason   string   `json:"reason"`
+	Message  string   `json:"message"`
+	PlanHash string   `json:"plan_hash,omitempty"`
 	// Superseded is the hash of the stored plan this wakeup dropped because
 	// fresh observations no longer matched it (supersede.go).
 	Superseded string        `json:"superseded,omitempty"`
@@ -162,7 +168,7 @@ func All(ctx context.Context, d Deps) ([]Outcome, error) {
 // One wakes the loop key once. Errors are part of the outcome (Exit 1), so
 // that --all carries on with the next loop.
 func One(ctx context.Context, d Deps, key string) Outcome {
-	o := Outcome{Key: key}
+	o := Outcome{Key: key, Actions: []string{}}
 	if d.Now == nil {
 		d.Now = time.Now
 	}
@@ -337,6 +343,7 @@ func evaluateSnap(snap *state.Snapshot) (evaluate.Result, error) {
 // act does exactly what res says.
 func (w *waker) act(ctx context.Context, o Outcome, snap *state.Snapshot, res evaluate.Result) Outcome {
 	o.Action, o.Reason, o.Message, o.PlanHash = res.Action, res.Reason, res.Message, res.PlanHash
+	o.Actions = append(o.Actions, res.Action)
 	switch res.Action {
 	case evaluate.ActionWait, evaluate.ActionReport:
 		o.Done = "nothing"

@@ -163,4 +163,3 @@ func TestHaltFailingValidation(t *testing.T) {
 	before.Worktree = after.Worktree // the fixer's edit stays for the human
 	h.haltCheckHalted(o, "remediation-"+policy.OpRunValidation, before)
 }
-

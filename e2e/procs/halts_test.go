@@ -1,9 +1,14 @@
 package procs
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -11,6 +16,7 @@ import (
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/ghsim"
 	"github.com/prloop/gh-prloop/ghsim/testbed"
+	"github.com/prloop/gh-prloop/loop/wakeup"
 )
 
 // Every halt of issue 8's acceptance, each with real processes on the
@@ -162,4 +168,84 @@ func TestHaltFailingValidation(t *testing.T) {
 	}
 	before.Worktree = after.Worktree // the fixer's edit stays for the human
 	h.haltCheckHalted(o, "remediation-"+policy.OpRunValidation, before)
+}
+
+// A stale claim. A wakeup that executes holds the run's lock for as long
+// as it runs, so while it is alive every other wakeup reports the loop
+// busy and does nothing (asserted below): a stopped (SIGSTOP) holder can
+// never be seen as a stale claim, only as busy. The claim outlives its
+// holder's lock only when the holder is gone — the kernel releases the
+// flock when a process dies — and a wakeup then releases the claim itself
+// when it can prove the holder dead (same machine, no such pid). What is
+// left for core is a claim whose holder this machine cannot prove gone:
+// another machine sharing the state directory, or a pid that exists again.
+// Here the wakeup is SIGKILLed while its fixer runs and is not reaped
+// until the end, so its pid still exists (a zombie) while its lock is
+// free: the next wakeup must not resume over that claim; it waits while
+// the claim is live and halts stale-claim once simulated time passes the
+// claim's TTL, with nothing pushed, replied or requested.
+func TestHaltStaleClaim(t *testing.T) {
+	h := haltNewWorld(t, ghsim.Findings)
+	checkout := h.sim.Info().Checkout
+	const running = ".halt-fixer-running"
+	fixer := haltScript(t, "fixer.sh", ": > "+running+"\nexec sleep 600\n")
+	h.haltStart("/bin/sh '" + fixer + "'")
+	h.haltWakeOne(evaluate.ActionWait, evaluate.ReasonAwaitingResponse, 0)
+	h.clock.Advance(haltBotAnswers)
+
+	holder := exec.Command(binary, "wakeup", h.key, "--json")
+	holder.Dir, holder.Env = checkout, h.env()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	holder.Stdout, holder.Stderr = pw, pw
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pw.Close()
+	reaped := false
+	t.Cleanup(func() {
+		if !reaped {
+			_ = holder.Process.Kill()
+			_ = holder.Wait()
+		}
+	})
+	// The pipe reaches EOF when the holder exits, without reaping it.
+	var out bytes.Buffer
+	exited := make(chan struct{})
+	go func() {
+		_, _ = io.Copy(&out, pr)
+		close(exited)
+	}()
+	for {
+		if _, err := os.Stat(filepath.Join(checkout, running)); err == nil {
+			break
+		}
+		select {
+		case <-exited:
+			t.Fatalf("the wakeup ended before its fixer ran:\n%s", out.String())
+		case <-time.After(50 * time.Millisecond): // polling for the fixer's mark, nothing timed
+		}
+	}
+	h.haltWakeOne(wakeup.ActionBusy, "locked", 0)
+	if err := holder.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-exited
+	before := h.haltWritten()
+	if n := before.Pushes - h.seedPushes; n != 1 {
+		t.Fatalf("%d pushes, want the initial one only", n)
+	}
+	h.haltWakeOne(evaluate.ActionWait, evaluate.ReasonClaimed, 0)
+	h.clock.Advance((policy.ClaimTTLSecs + 1) * time.Second)
+	o := h.haltWakeOne(evaluate.ActionHalt, evaluate.ReasonStaleClaim, 1)
+	if !strings.Contains(o.Message, fmt.Sprintf(":%d", holder.Process.Pid)) {
+		t.Errorf("the halt does not name the holder (pid %d): %q", holder.Process.Pid, o.Message)
+	}
+	reaped = true
+	if err := holder.Wait(); err == nil || holder.ProcessState.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("the holder was not killed: %v", err)
+	}
+	h.haltCheckHalted(o, evaluate.ReasonStaleClaim, before)
 }

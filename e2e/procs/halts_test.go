@@ -188,7 +188,9 @@ func TestHaltStaleClaim(t *testing.T) {
 	h := haltNewWorld(t, ghsim.Findings)
 	checkout := h.sim.Info().Checkout
 	const running = ".halt-fixer-running"
-	fixer := haltScript(t, "fixer.sh", ": > "+running+"\nexec sleep 600\n")
+	// The fixer marks that it runs, then blocks; run a second time (a
+	// wakeup resuming over the claim) it fails at once instead.
+	fixer := haltScript(t, "fixer.sh", "if [ -e "+running+" ]; then echo 'the fixer ran twice' >&2; exit 9; fi\n: > "+running+"\nexec sleep 600\n")
 	h.haltStart("/bin/sh '" + fixer + "'")
 	h.haltWakeOne(evaluate.ActionWait, evaluate.ReasonAwaitingResponse, 0)
 	h.clock.Advance(haltBotAnswers)

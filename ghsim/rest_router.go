@@ -25,6 +25,8 @@ func (s *Server) restRoutes() []route {
 		newRoute("GET", "/repos/{owner}/{repo}/pulls", s.listPulls),
 		newRoute("POST", "/repos/{owner}/{repo}/pulls", s.createPull),
 		newRoute("GET", "/repos/{owner}/{repo}/pulls/{pull_number}", s.getPull),
+		newRoute("PATCH", "/repos/{owner}/{repo}/pulls/{pull_number}", s.updatePull),
+		newRoute("PUT", "/repos/{owner}/{repo}/pulls/{pull_number}/merge", s.mergePull),
 		newRoute("GET", "/repos/{owner}/{repo}/issues/{issue_number}/comments", s.listIssueComments),
 		newRoute("POST", "/repos/{owner}/{repo}/issues/{issue_number}/comments", s.createIssueComment),
 		newRoute("GET", "/repos/{owner}/{repo}/issues/{issue_number}/reactions", s.listIssueReactions),

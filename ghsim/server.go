@@ -51,6 +51,7 @@ type Server struct {
 	faults       []*faultState
 	codex        codexState
 	gates        *GateScript // gates.go
+	merger       Merger      // rest_pulls_state.go
 	timers       []timer     // timers.go
 	timerSeq     uint64
 	reqSeq       uint64

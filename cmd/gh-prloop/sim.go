@@ -38,7 +38,10 @@ and its git runner use this simulator and its CA; nothing else changes, and
 only loopback addresses are accepted. GET <api_url>/_sim/state returns the
 whole world as JSON (pulls, issue_comments, reviews, review_comments, threads,
 reactions, pushes, branches, check_runs, and now), so a script can count what
-a run did.
+a run did. The API also takes what a person does on GitHub, with the token:
+PATCH <api_url>/repos/octo-org/widgets/pulls/N {"state":"closed"} closes the
+pull request, PUT <api_url>/repos/octo-org/widgets/pulls/N/merge merges it (a
+real merge commit on main in the git server).
 
 The scripted Codex bot answers each "@codex review" with the next outcome of
 --scenario (comma-separated): findings (a review with inline threads on real

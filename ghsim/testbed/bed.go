@@ -115,6 +115,7 @@ func New(ctx context.Context, opts Options) (b *Bed, err error) {
 	if _, err := b.GitServer.CreateRepo(Owner, Name, BaseBranch); err != nil {
 		return nil, err
 	}
+	b.Sim.SetMerger(b.merge) // merge.go: a REST merge makes a real merge commit
 	credDir := filepath.Join(dir, "credentials")
 	if err := os.Mkdir(credDir, 0o700); err != nil {
 		return nil, err

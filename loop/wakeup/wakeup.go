@@ -284,13 +284,19 @@ func (w *waker) wake(ctx context.Context, o Outcome) Outcome {
 	// An execution that was interrupted after its first reservation is
 	// finished before anything is evaluated: its own side effects (a pushed
 	// head, a new request) would otherwise read as drift. Its journal
-	// reconciles every reserved operation by observation.
-	if started, err := w.interrupted(); err != nil {
-		return o.fail(err)
-	} else if started != "" {
-		o = w.resume(ctx, o, started)
-		o.Done = released + o.Done
-		return o
+	// reconciles every reserved operation by observation. Only without a
+	// claim, though: a claim still here belongs to a holder that may be
+	// running (another machine, a pid that still exists), and resuming
+	// over it could act twice; core decides on it below (wait while live,
+	// stale-claim once expired).
+	if w.cp.Claim == nil {
+		if started, err := w.interrupted(); err != nil {
+			return o.fail(err)
+		} else if started != "" {
+			o = w.resume(ctx, o, started)
+			o.Done = released + o.Done
+			return o
+		}
 	}
 	// A stored plan is bound to a fresh execution boundary: observe the
 	// checkout only then (or when a new plan needs one, below).

@@ -219,6 +219,20 @@ func (h *haltWorld) haltCheckHalted(o wakeup.Outcome, reason string, before halt
 	}
 }
 
+// haltResume resumes the paused loop as its human would, `automations
+// resume KEY`, and wants the next wakeup to wait again.
+func (h *haltWorld) haltResume() {
+	t := h.t
+	t.Helper()
+	if r := h.gh(nil, "automations", "resume", h.key); r.code != 0 {
+		t.Fatalf("automations resume: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if a := h.haltRecord(); a.Status != automations.StatusActive {
+		t.Fatalf("after resume: %+v", a)
+	}
+	h.haltWakeOne("wait", "awaiting-response", 0)
+}
+
 // haltHasRow reports whether `automations show` printed the row name
 // whose value starts with value.
 func haltHasRow(out, name, value string) bool {

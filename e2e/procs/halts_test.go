@@ -27,53 +27,64 @@ import (
 // written by the halt (pushes, comments, replies, resolutions, the PR, the
 // checkout), and that a later `wakeup --all` leaves the loop alone.
 
-// What GitHub changes under a waiting loop: the request deadline passing,
-// a push to the head branch from another clone, the PR closed, the PR
-// merged. The loop waits for a Codex answer that never comes (silence).
-func TestHaltsOnTheWorldChanging(t *testing.T) {
-	cases := []struct {
-		name, reason string
-		change       func(h *haltWorld)
-	}{
-		{"request timeout", evaluate.ReasonRequestTimeout, func(h *haltWorld) {
-			// A minute before the deadline the loop still waits.
-			h.clock.Advance((policy.RequestTimeoutSecs - 60) * time.Second)
-			h.haltWakeOne(evaluate.ActionWait, evaluate.ReasonAwaitingResponse, 0)
-			h.clock.Advance(61 * time.Second)
-		}},
-		{"foreign push", evaluate.ReasonHeadDrift, func(h *haltWorld) {
-			other := filepath.Join(t.TempDir(), "other")
-			h.haltGit(filepath.Dir(other), "clone", "-q", "--branch", testbed.HeadBranch, h.sim.Info().GitURL, other)
-			if err := os.WriteFile(filepath.Join(other, "NOTES.md"), []byte("someone else's change\n"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			h.haltGit(other, "add", "NOTES.md")
-			h.haltGit(other, "commit", "-q", "-m", "A change from elsewhere")
-			h.haltGit(other, "push", "-q", "origin", "HEAD:refs/heads/"+testbed.HeadBranch)
-			pushed := h.haltGit(other, "rev-parse", "HEAD")
-			if st := loopSimState(t, h.world); st.Pulls[0].HeadSHA != pushed {
-				t.Fatalf("the PR's head is %s, not the foreign push %s", st.Pulls[0].HeadSHA, pushed)
-			}
-		}},
-		{"pr closed", evaluate.ReasonPRClosed, func(h *haltWorld) {
-			h.haltAPI("PATCH", haltPullPath(), `{"state":"closed"}`, 200)
-		}},
-		{"pr merged", evaluate.ReasonPRMerged, func(h *haltWorld) {
-			head := loopSimState(t, h.world).Pulls[0].HeadSHA
-			h.haltAPI("PUT", haltPullPath()+"/merge", `{"sha":"`+head+`","merge_method":"merge"}`, 200)
-		}},
+// The request deadline passes with no answer from Codex (silence): a
+// minute before it the loop still waits, after it the loop halts.
+func TestHaltRequestTimeout(t *testing.T) {
+	h := haltNewWorld(t, ghsim.Silent)
+	h.haltStart(haltSimFixer())
+	h.haltWakeOne(evaluate.ActionWait, evaluate.ReasonAwaitingResponse, 0)
+	h.clock.Advance((policy.RequestTimeoutSecs - 60) * time.Second)
+	h.haltWakeOne(evaluate.ActionWait, evaluate.ReasonAwaitingResponse, 0)
+	h.clock.Advance(61 * time.Second)
+	before := h.haltWritten()
+	o := h.haltWakeOne(evaluate.ActionHalt, evaluate.ReasonRequestTimeout, 1)
+	h.haltCheckHalted(o, evaluate.ReasonRequestTimeout, before)
+}
+
+// What people change on GitHub under a waiting loop (Codex silent), on one
+// loop in turn, each halt checked in full: a commit pushed to the head
+// branch from another clone (head-drift); once that push is taken back
+// and the human resumes the loop (`automations resume`), the PR closed
+// through the API (pr-closed); once it is reopened and the loop resumed,
+// the PR merged through the API (pr-merged). Between the halts the resumed
+// loop waits again: a halt leaves nothing behind that a resume must undo.
+func TestHaltsWhenPeopleChangeThePR(t *testing.T) {
+	h := haltNewWorld(t, ghsim.Silent)
+	h.haltStart(haltSimFixer())
+	h.haltWakeOne(evaluate.ActionWait, evaluate.ReasonAwaitingResponse, 0)
+	head := loopSimState(t, h.world).Pulls[0].HeadSHA
+
+	// A foreign push: host git in another clone, with the world's CA and
+	// credential helper.
+	other := filepath.Join(t.TempDir(), "other")
+	h.haltGit(filepath.Dir(other), "clone", "-q", "--branch", testbed.HeadBranch, h.sim.Info().GitURL, other)
+	if err := os.WriteFile(filepath.Join(other, "NOTES.md"), []byte("someone else's change\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			h := haltNewWorld(t, ghsim.Silent)
-			h.haltStart(haltSimFixer())
-			h.haltWakeOne(evaluate.ActionWait, evaluate.ReasonAwaitingResponse, 0)
-			tc.change(h)
-			before := h.haltWritten()
-			o := h.haltWakeOne(evaluate.ActionHalt, tc.reason, 1)
-			h.haltCheckHalted(o, tc.reason, before)
-		})
+	h.haltGit(other, "add", "NOTES.md")
+	h.haltGit(other, "commit", "-q", "-m", "A change from elsewhere")
+	h.haltGit(other, "push", "-q", "origin", "HEAD:refs/heads/"+testbed.HeadBranch)
+	pushed := h.haltGit(other, "rev-parse", "HEAD")
+	if got := loopSimState(t, h.world).Pulls[0].HeadSHA; got != pushed {
+		t.Fatalf("the PR's head is %s, not the foreign push %s", got, pushed)
 	}
+	before := h.haltWritten()
+	o := h.haltWakeOne(evaluate.ActionHalt, evaluate.ReasonHeadDrift, 1)
+	h.haltCheckHalted(o, evaluate.ReasonHeadDrift, before)
+	h.haltGit(other, "push", "-q", "--force", "origin", head+":refs/heads/"+testbed.HeadBranch)
+	h.haltResume()
+
+	h.haltAPI("PATCH", haltPullPath(), `{"state":"closed"}`, 200)
+	before = h.haltWritten()
+	o = h.haltWakeOne(evaluate.ActionHalt, evaluate.ReasonPRClosed, 1)
+	h.haltCheckHalted(o, evaluate.ReasonPRClosed, before)
+	h.haltAPI("PATCH", haltPullPath(), `{"state":"open"}`, 200)
+	h.haltResume()
+
+	h.haltAPI("PUT", haltPullPath()+"/merge", `{"sha":"`+head+`","merge_method":"merge"}`, 200)
+	before = h.haltWritten()
+	o = h.haltWakeOne(evaluate.ActionHalt, evaluate.ReasonPRMerged, 1)
+	h.haltCheckHalted(o, evaluate.ReasonPRMerged, before)
 }
 
 // The fix-round limit: Codex finds something in every round; the

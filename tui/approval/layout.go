@@ -13,6 +13,7 @@ import (
 	"github.com/prloop/gh-prloop/tui/components/common"
 	"github.com/prloop/gh-prloop/tui/components/pane"
 	"github.com/prloop/gh-prloop/tui/sanitize"
+	"github.com/prloop/gh-prloop/tui/theme"
 )
 
 // The smallest terminal the console draws in. Below it the console says so
@@ -225,34 +226,43 @@ func (m *Model) fillDiff(reset bool) {
 
 // diffRows draws a diff: "<number> <+|-| > <text>", each line wrapped under
 // its text with the number column left blank on continuation rows.
-func (m *Model) diffRows(d *fileDiff, width int) []string {
+func (m *Model) diffRows(d *fileDiff, width int) []string { return drawDiff(m.st, d.lines, width) }
+
+// drawDiff is the one diff renderer: the plan's files here, and the
+// resulting unified diff of a hand or fixer edit (UnifiedDiff).
+func drawDiff(st *theme.Styles, lines []diffLine, width int) []string {
 	maxNum := 0
-	for _, l := range d.lines {
+	for _, l := range lines {
 		maxNum = max(maxNum, l.num)
 	}
 	numW := len(strconv.Itoa(maxNum))
 	gutter := numW + 3
 	room := max(width-gutter, 1)
-	muted, warn := paint(m.st.Muted), paint(m.st.Warn)
+	muted, warn := paint(st.Muted), paint(st.Warn)
 	kinds := map[lineKind]struct {
 		style painter
 		mark  string
 	}{
-		lineContext: {paint(m.st.Text), " "},
-		lineAdded:   {paint(m.st.Pass), "+"},
-		lineRemoved: {paint(m.st.Fail.Bold(false)), "-"},
+		lineContext: {paint(st.Text), " "},
+		lineAdded:   {paint(st.Pass), "+"},
+		lineRemoved: {paint(st.Fail.Bold(false)), "-"},
 	}
 	for k, v := range kinds {
 		v.mark = v.style.Render(v.mark)
 		kinds[k] = v
 	}
 	blank := muted.Render(strings.Repeat(" ", numW))
-	out := make([]string, 0, len(d.lines))
-	for _, l := range d.lines {
-		if l.kind == lineNote {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		switch l.kind {
+		case lineNote:
 			for _, r := range wrapText(sanitize.Line(l.text, 1<<12), width) {
 				out = append(out, muted.Render(r))
 			}
+			continue
+		case lineHeader:
+			// A file header names a path: escaped, never stripped.
+			out = append(out, codeRows(l.text, width, paint(st.Section), warn)...)
 			continue
 		}
 		k := kinds[l.kind]

@@ -33,6 +33,13 @@ func wakeupDeps(cmd *cobra.Command, env planEnv) (wakeup.Deps, error) {
 // wakeupDepsWithEvents is wakeupDeps whose executors report each operation
 // to events (the watch console's live operation list); nil reports nothing.
 func wakeupDepsWithEvents(cmd *cobra.Command, env planEnv, events func(initial.Event)) (wakeup.Deps, error) {
+	return wakeupDepsWith(cmd, env, wakeup.RemediationOptions{Events: events})
+}
+
+// wakeupDepsWith is wakeupDeps whose executors report to opts.Events and
+// whose remediation asks a console through opts' hooks (the watch console).
+func wakeupDepsWith(cmd *cobra.Command, env planEnv, opts wakeup.RemediationOptions) (wakeup.Deps, error) {
+	events := opts.Events
 	root, err := statestore.Root(env.getenv, env.homeDir)
 	if err != nil {
 		return wakeup.Deps{}, exitWith(1, "%v", err)
@@ -53,7 +60,7 @@ func wakeupDepsWithEvents(cmd *cobra.Command, env planEnv, events func(initial.E
 	fd := finalize.Deps{GitHub: client, Registry: reg, Now: env.now}
 	return wakeup.Deps{Root: root, GitHub: client, Registry: reg, Git: git, Now: env.now,
 		Executors: map[string]wakeup.Executor{
-			evaluate.ActionExecuteRemediation:  wakeup.RemediationExecutor(rd, wakeup.LocalCheckout{Git: git}.CheckoutPush, wakeup.RemediationOptions{Events: events}),
+			evaluate.ActionExecuteRemediation:  wakeup.RemediationExecutor(rd, wakeup.LocalCheckout{Git: git}.CheckoutPush, opts),
 			evaluate.ActionExecuteFinalization: wakeup.FinalizationExecutor(fd, events),
 			evaluate.ActionFinishFinalization:  wakeup.FinishExecutor(fd, events),
 		}}, nil

@@ -17,7 +17,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/prloop/gh-prloop/automations"
-	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/live"
 	"github.com/prloop/gh-prloop/loop/status"
 	"github.com/prloop/gh-prloop/loop/wakeup"
@@ -65,7 +64,7 @@ y copies its URL, r wakes the loop now, ? help, q quit.`,
 				return err
 			}
 			w := newWatchWiring(cmd, env, d)
-			w.withEvents = func(ev func(initial.Event)) (wakeup.Deps, error) { return wakeupDepsWithEvents(cmd, env, ev) }
+			w.withEvents = func(o wakeup.RemediationOptions) (wakeup.Deps, error) { return wakeupDepsWith(cmd, env, o) }
 			var screen app.Screen
 			if showAll {
 				screen = all.New(all.Config{Context: cmd.Context(), Now: env.now,
@@ -114,8 +113,9 @@ type watchWiring struct {
 	approverID int64
 	cmd        *cobra.Command
 	// withEvents builds the wakeup deps with executors that report to a
-	// console's live operation list; nil keeps deps as they are.
-	withEvents func(events func(initial.Event)) (wakeup.Deps, error)
+	// console's live operation list and ask its prompts (consoleOptions);
+	// nil keeps deps as they are.
+	withEvents func(opts wakeup.RemediationOptions) (wakeup.Deps, error)
 
 	mu       sync.Mutex
 	consoles []*watch.Model
@@ -132,9 +132,11 @@ func newWatchWiring(cmd *cobra.Command, env planEnv, d wakeup.Deps) *watchWiring
 
 func (w *watchWiring) console(key string) *watch.Model {
 	src := &live.Source{Deps: w.deps, Key: key}
+	prompts := watch.NewPrompts()
 	if w.withEvents != nil {
-		// this console's own executors report to its operation list
-		if d, err := w.withEvents(src.Event); err == nil {
+		// this console's own executors report to its operation list and
+		// ask it for the hand edit and the diff
+		if d, err := w.withEvents(consoleOptions(src.Event, prompts)); err == nil {
 			src.Deps = d
 		}
 	}
@@ -151,6 +153,7 @@ func (w *watchWiring) console(key string) *watch.Model {
 		Copy:     func(s string) error { return copyOSC52(w.out, s) },
 		Approval: w.approvalFor(w.cmd, src),
 		Markdown: md,
+		Prompts:  prompts,
 	}, w.styles)
 	w.mu.Lock()
 	w.consoles = append(w.consoles, m)

@@ -132,4 +132,3 @@ func (h *handEdit) shortHelp(width int) []key.Binding {
 func (h *handEdit) fullHelp() [][]key.Binding {
 	return [][]key.Binding{{h.keys.Done, h.keys.Abort}, {h.keys.Scroll.Up, h.keys.Scroll.Down}, {h.keys.Help, h.keys.Quit}}
 }
-

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
 
 	"github.com/prloop/gh-prloop/core/observe"
@@ -19,6 +20,13 @@ import (
 // approvalScreen is the typed-hash approval console as a screen of the
 // watch console (it draws its own key bar).
 type approvalScreen struct{ *approval.Model }
+
+// Update keeps the wrapper: the watch console holds a watch.Screen, and the
+// embedded model's Update returns the bare *approval.Model.
+func (s approvalScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := s.Model.Update(msg)
+	return s, cmd
+}
 
 func (approvalScreen) ShortHelp() []key.Binding  { return approval.NewKeyMap().ShortHelp() }
 func (approvalScreen) FullHelp() [][]key.Binding { return approval.NewKeyMap().FullHelp() }

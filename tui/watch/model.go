@@ -240,6 +240,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m, m.key(msg)
 	}
+	if m.child != nil {
+		// the approval screen's own messages (its re-check, its record,
+		// its diffs and spinner) are its own
+		return m, m.childUpdate(msg)
+	}
 	return m, nil
 }
 

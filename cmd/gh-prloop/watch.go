@@ -108,10 +108,11 @@ type watchWiring struct {
 	errOut io.Writer
 	ctx    context.Context
 
-	// approverID is the approving account's id; 0 reads it from GitHub
-	// when an approval is recorded.
-	approverID int64
-	cmd        *cobra.Command
+	// approverID is the approving account's id (and approverLogin its
+	// login); 0 reads them from GitHub when first needed.
+	approverID    int64
+	approverLogin string
+	cmd           *cobra.Command
 	// withEvents builds the wakeup deps with executors that report to a
 	// console's live operation list and ask its prompts (consoleOptions);
 	// nil keeps deps as they are.

@@ -323,7 +323,13 @@ func (m *Model) reviewView() string {
 		marker, label = st.Glyphs.Focus, st.Focused
 	}
 	lead := marker + " Approve  "
-	parts = append(parts, label.Render(lead)+m.input.View(m.width-ansi.StringWidth(lead)))
+	field := m.input.View(m.width - ansi.StringWidth(lead))
+	if m.state == stateAddPath || m.state == stateAdding {
+		lead = st.Glyphs.Focus + " Add path "
+		label = st.Focused
+		field = m.pathIn.View(m.width - ansi.StringWidth(lead))
+	}
+	parts = append(parts, label.Render(lead)+field)
 	parts = append(parts, m.noticeLine())
 	parts = append(parts, m.help.View(m.currentHelp()))
 	return fitScreen(strings.Join(parts, "\n"), m.width, m.height)
@@ -354,9 +360,17 @@ func (m *Model) noticeLine() string {
 		return m.spin.View() + " " + st.Text.Render(sanitize.Line(RecordingMessage, w-2))
 	case stateFailed:
 		return st.Error.Render(sanitize.Line(st.Glyphs.Fail+" "+m.notice+" Press enter to exit.", w))
+	case stateAdding:
+		return m.spin.View() + " " + st.Text.Render(sanitize.Line("Adding the path and rebuilding the plan…", w-2))
 	}
 	if m.notice != "" {
 		return st.Error.Render(sanitize.Line(st.Glyphs.Fail+" "+m.notice, w))
+	}
+	if m.state == stateAddPath {
+		return st.Muted.Render(sanitize.Line("Add a path to the fix round's scope, then enter; esc returns to the plan.", w))
+	}
+	if m.info != "" && m.input.Value() == "" {
+		return st.Pass.Render(sanitize.Line(st.Glyphs.Pass+" "+m.info, w))
 	}
 	if m.input.Value() != "" {
 		return m.progressLine()
@@ -371,8 +385,31 @@ func (m *Model) currentHelp() interface {
 	if m.state == stateDrift || m.state == stateFailed {
 		return m.fkeys
 	}
+	if m.state == stateAddPath || m.state == stateAdding {
+		return addPathHelp{}
+	}
 	return m.keys
 }
+
+// ShortHelp is the key bar the console draws (a host screen shows it in
+// its own help).
+func (m *Model) ShortHelp() []key.Binding { return m.currentHelp().ShortHelp() }
+
+// FullHelp is the full help the console draws.
+func (m *Model) FullHelp() [][]key.Binding { return m.currentHelp().FullHelp() }
+
+// addPathHelp is the key bar of the path input.
+type addPathHelp struct{}
+
+func (addPathHelp) ShortHelp() []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add the path")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the plan")),
+		key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel")),
+	}
+}
+
+func (h addPathHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
 
 // fitScreen makes s exactly height lines, each at most width cells, so the
 // renderer never scrolls and no line wraps.

@@ -314,7 +314,13 @@ func (m *Model) apply(l status.Loop) tea.Cmd {
 	}
 	m.alertKey = key
 	if p == status.PhaseAwaitingApproval && m.cfg.Approval != nil && l.Next.PlanHash != m.approvedH {
-		cmds = append(cmds, m.openApproval())
+		if c, ok := m.child.(interface{ PlanHash() string }); ok && c.PlanHash() == l.Next.PlanHash {
+			// the open screen rebuilt this plan itself (a path added): it
+			// already shows it, with its notice
+			m.approvedH = l.Next.PlanHash
+		} else {
+			cmds = append(cmds, m.openApproval())
+		}
 	}
 	m.relayout()
 	return tea.Batch(cmds...)

@@ -198,6 +198,8 @@ re-validates it against fresh observations and executes it.
 --add-path PATH adds a file to the remediation scope instead: the stored plan
 and any approval of it are dropped, a wakeup rebuilds the plan, and its new
 hash is printed for approval.
+On a terminal the console shows the plan (and the fix round's commit
+author); + adds a path there the same way.
 
 Exit status: 0 approved (or rebuilt), 1 wrong hash, no plan or error, 2 usage.`,
 		Example: "  gh-prloop approve --hash 3f1c…\n  gh-prloop approve KEY --add-path internal/retry/budget.go",

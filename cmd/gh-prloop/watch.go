@@ -47,6 +47,13 @@ one) rings when a plan needs approval or the loop halts.
 --all shows every loop of the registry in one table: enter opens a loop, esc
 returns, / filters.
 
+When a plan waits, the console switches to its approval screen (+ adds a
+path to a fix round's scope; the plan and its hash are rebuilt). An
+approval-gated fix round without a fixer is edited by hand here: the console
+lists the files to change and waits for enter, then shows the resulting diff
+and commits it only on y (n refuses; q leaves the round waiting for the next
+console).
+
 Keys: j/k move, enter opens a thread (markdown), o opens it in the browser,
 y copies its URL, r wakes the loop now, ? help, q quit.`,
 		Example: "  gh-prloop watch\n  gh-prloop watch 42\n  gh-prloop watch --all",

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 func TestCheckAddPath(t *testing.T) {
@@ -117,4 +118,39 @@ func TestAddPathRebuildsTheView(t *testing.T) {
 	if rc, rec := c.counts(); rc != 0 || rec != 0 || !strings.Contains(m.View(), Refusal) {
 		t.Fatalf("the old hash was taken (rechecks %d, records %d)", rc, rec)
 	}
+}
+
+// Goldens of the path input (typed, and a refusal) and of the rebuilt
+// plan, at every size.
+func TestGoldenAddPath(t *testing.T) {
+	v := sampleView(t)
+	rebuilt := v
+	rebuilt.PlanHash = strings.Repeat("e", 64)
+	for _, sz := range goldenSizes {
+		for _, c := range []struct {
+			name  string
+			keys  []tea.Msg
+			addOK bool
+		}{
+			{"typing", []tea.Msg{runes("+"), runes("docs/retry.md")}, false},
+			{"refused", []tea.Msg{runes("+"), runes("../etc/passwd"), tea.KeyMsg{Type: tea.KeyEnter}}, false},
+			{"rebuilt", []tea.Msg{runes("+"), runes("docs/retry.md"), tea.KeyMsg{Type: tea.KeyEnter}}, true},
+		} {
+			t.Run(sz.name+"-"+c.name, func(t *testing.T) {
+				m := New(Config{View: v, AddPath: func(context.Context, string) (View, error) { return rebuilt, nil }}, asciiStyles())
+				m.Update(tea.WindowSizeMsg{Width: sz.width, Height: sz.height})
+				settle(m)
+				for _, k := range c.keys {
+					step(t, m, k)
+				}
+				settle(m)
+				requireAddPathGolden(t, m.View())
+			})
+		}
+	}
+}
+
+func requireAddPathGolden(t *testing.T, out string) {
+	t.Helper()
+	golden.RequireEqual(t, []byte(out))
 }

@@ -194,7 +194,12 @@ func (m *Model) fillDiff(reset bool) {
 		return
 	}
 	if len(m.cfg.View.Files) == 0 {
-		m.diff.SetContent("Diff", nil, []string{m.st.Muted.Render(common.Fit("  the plan changes no file", width))})
+		text := "  the plan changes no file"
+		if len(m.cfg.View.Scope) > 0 {
+			// a fix round: the edit happens after the approval
+			text = "  the edit comes after approval; the console shows its diff before the commit"
+		}
+		m.diff.SetContent("Diff", nil, []string{m.st.Muted.Render(common.Fit(text, width))})
 		return
 	}
 	i := m.files.sel

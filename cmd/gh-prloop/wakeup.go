@@ -11,6 +11,7 @@ import (
 	"github.com/prloop/gh-prloop/automations"
 	"github.com/prloop/gh-prloop/automations/manage"
 	"github.com/prloop/gh-prloop/core/evaluate"
+	"github.com/prloop/gh-prloop/core/observe"
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/ghclient"
 	"github.com/prloop/gh-prloop/loop/finalize"
@@ -33,6 +34,13 @@ func wakeupDeps(cmd *cobra.Command, env planEnv) (wakeup.Deps, error) {
 // wakeupDepsWithEvents is wakeupDeps whose executors report each operation
 // to events (the watch console's live operation list); nil reports nothing.
 func wakeupDepsWithEvents(cmd *cobra.Command, env planEnv, events func(initial.Event)) (wakeup.Deps, error) {
+	return wakeupDepsWith(cmd, env, wakeup.RemediationOptions{Events: events})
+}
+
+// wakeupDepsWith is wakeupDeps whose executors report to opts.Events and
+// whose remediation asks a console through opts' hooks (the watch console).
+func wakeupDepsWith(cmd *cobra.Command, env planEnv, opts wakeup.RemediationOptions) (wakeup.Deps, error) {
+	events := opts.Events
 	root, err := statestore.Root(env.getenv, env.homeDir)
 	if err != nil {
 		return wakeup.Deps{}, exitWith(1, "%v", err)
@@ -56,7 +64,7 @@ func wakeupDepsWithEvents(cmd *cobra.Command, env planEnv, events func(initial.E
 	fd := finalize.Deps{GitHub: client, Registry: reg, Now: env.now, Fault: fault}
 	return wakeup.Deps{Root: root, GitHub: client, Registry: reg, Git: git, Now: env.now,
 		Executors: map[string]wakeup.Executor{
-			evaluate.ActionExecuteRemediation:  wakeup.RemediationExecutor(rd, wakeup.LocalCheckout{Git: git}.CheckoutPush, wakeup.RemediationOptions{Events: events}),
+			evaluate.ActionExecuteRemediation:  wakeup.RemediationExecutor(rd, wakeup.LocalCheckout{Git: git}.CheckoutPush, opts),
 			evaluate.ActionExecuteFinalization: wakeup.FinalizationExecutor(fd, events),
 			evaluate.ActionFinishFinalization:  wakeup.FinishExecutor(fd, events),
 		}}, nil
@@ -198,6 +206,8 @@ re-validates it against fresh observations and executes it.
 --add-path PATH adds a file to the remediation scope instead: the stored plan
 and any approval of it are dropped, a wakeup rebuilds the plan, and its new
 hash is printed for approval.
+On a terminal the console shows the plan (and the fix round's commit
+author); + adds a path there the same way.
 
 Exit status: 0 approved (or rebuilt), 1 wrong hash, no plan or error, 2 usage.`,
 		Example: "  gh-prloop approve --hash 3f1c…\n  gh-prloop approve KEY --add-path internal/retry/budget.go",
@@ -347,51 +357,16 @@ func short(sha string) string {
 
 // approveConsole is the typed-hash approval console on the loop's pending
 // plan: the hash is re-checked against fresh observations before the
-// approval is recorded.
+// approval is recorded. + adds a path to a fix round's scope: the plan is
+// rebuilt (wakeup.AddPath, then a wakeup, as `approve --add-path`) and the
+// console shows the new plan and hash.
 func approveConsole(cmd *cobra.Command, env planEnv, d wakeup.Deps, key string, p *wakeup.Pending) error {
-	ctx := cmd.Context()
-	login, viewerID, err := viewer(cmd, env)
+	o, err := approveOptions(cmd, env, d, key, p)
 	if err != nil {
 		return err
 	}
-	c := p.Checkpoint
-	client, err := env.client(cmd)
-	if err != nil {
-		return err
-	}
-	repo, err := ghclient.ParseRepo(c.Repository)
-	if err != nil {
-		return exitWith(1, "%v", err)
-	}
-	obs, _, err := client.ObservePR(ctx, repo, c.PRNumber)
-	if err != nil {
-		return exitWith(1, "observing %s#%d: %v", c.Repository, c.PRNumber, err)
-	}
-	var view approval.View
-	if m := c.RemediationManifest; m != nil {
-		files := make([]approval.File, len(m.Paths))
-		for i, path := range m.Paths {
-			files[i] = approval.File{Path: path}
-		}
-		view = approval.FromRemediation(*m, p.PlanHash, p.Manifest, c.Mode, int(c.FixRounds)+1, obs, files)
-	} else {
-		view = approval.FromFinalization(*c.FinalizationManifest, p.PlanHash, p.Manifest, c.Mode, obs)
-	}
-	view.Approver = login
-	recheck := func(ctx context.Context) (approval.RecheckResult, error) {
-		h, err := wakeup.Recheck(ctx, d, key)
-		if err != nil {
-			return approval.RecheckResult{}, err
-		}
-		return approval.RecheckResult{Document: p.Manifest, PlanHash: h}, nil
-	}
-	record := func(ctx context.Context) (string, error) {
-		if _, err := wakeup.Approve(ctx, d, key, p.PlanHash, viewerID); err != nil {
-			return "", err
-		}
-		return fmt.Sprintf("approved the %s plan %s; the next wakeup executes it", p.Kind, p.PlanHash), nil
-	}
-	outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()})
+	o.In, o.Out, o.Err = keyboard(cmd), cmd.OutOrStdout(), cmd.ErrOrStderr()
+	outcome, err := approval.Run(cmd.Context(), o)
 	if err != nil && outcome == approval.Failed {
 		return exitWith(1, "%v", err)
 	}
@@ -399,4 +374,125 @@ func approveConsole(cmd *cobra.Command, env planEnv, d wakeup.Deps, key string, 
 		return silentExit(code)
 	}
 	return nil
+}
+
+// approveOptions are the console's view and callbacks for the loop's
+// pending plan p.
+func approveOptions(cmd *cobra.Command, env planEnv, d wakeup.Deps, key string, p *wakeup.Pending) (approval.Options, error) {
+	ctx := cmd.Context()
+	login, viewerID, err := viewer(cmd, env)
+	if err != nil {
+		return approval.Options{}, err
+	}
+	c := p.Checkpoint
+	client, err := env.client(cmd)
+	if err != nil {
+		return approval.Options{}, err
+	}
+	repo, err := ghclient.ParseRepo(c.Repository)
+	if err != nil {
+		return approval.Options{}, exitWith(1, "%v", err)
+	}
+	obs, _, err := client.ObservePR(ctx, repo, c.PRNumber)
+	if err != nil {
+		return approval.Options{}, exitWith(1, "observing %s#%d: %v", c.Repository, c.PRNumber, err)
+	}
+	// cur is the plan shown: AddPath replaces it (off the UI goroutine,
+	// before the console shows the new one; Recheck and Record run only
+	// after that).
+	cur := p
+	view := loopPlanView(ctx, d, key, cur, obs, login, viewerID)
+	recheck := func(ctx context.Context) (approval.RecheckResult, error) {
+		h, err := wakeup.Recheck(ctx, d, key)
+		if err != nil {
+			return approval.RecheckResult{}, err
+		}
+		return approval.RecheckResult{Document: cur.Manifest, PlanHash: h}, nil
+	}
+	record := func(ctx context.Context) (string, error) {
+		if _, err := wakeup.Approve(ctx, d, key, cur.PlanHash, viewerID); err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("approved the %s plan %s; the next wakeup executes it", cur.Kind, cur.PlanHash), nil
+	}
+	var addPath func(ctx context.Context, path string) (approval.View, error)
+	if cur.Kind == "remediation" {
+		addPath = func(ctx context.Context, path string) (approval.View, error) {
+			q, err := addPathAndReplan(ctx, d, key, path, func(ctx context.Context) error {
+				if o := wakeup.One(ctx, d, key); o.Error != "" || o.Exit == wakeup.ExitHalt {
+					return fmt.Errorf("rebuilding the plan: %s", orText(o.Error, o.Message))
+				}
+				return nil
+			})
+			if err != nil {
+				return approval.View{}, err
+			}
+			cur = q
+			return loopPlanView(ctx, d, key, q, obs, login, viewerID), nil
+		}
+	}
+	return approval.Options{View: view, Recheck: recheck, Record: record, AddPath: addPath}, nil
+}
+
+// loopPlanView is what `approve` shows of a loop's pending plan: the
+// threads, paths, commands, operations and hash, the approver, and — where
+// the plan makes a commit (a fix round) — the commit's author, by the
+// executors' own rule.
+func loopPlanView(ctx context.Context, d wakeup.Deps, key string, p *wakeup.Pending, obs *observe.PR, login string, viewerID int64) approval.View {
+	c := p.Checkpoint
+	var view approval.View
+	if m := c.RemediationManifest; m != nil && p.Kind == "remediation" {
+		// No file content is shown: the round's edit has not happened yet
+		// (its diff is shown before the commit). Files without the plan's
+		// blobs would make the plan unapprovable (the console binds every
+		// file it shows), as they did here before.
+		view = approval.FromRemediation(*m, p.PlanHash, p.Manifest, c.Mode, int(c.FixRounds)+1, obs, nil)
+		view.Body += fmt.Sprintf("\nPaths the fix may change: %s\nPress + to add one (the plan and its hash are rebuilt).\n", strings.Join(m.Paths, ", "))
+		view.Author = loopCommitAuthor(ctx, d, key, login, viewerID)
+	} else {
+		view = approval.FromFinalization(*c.FinalizationManifest, p.PlanHash, p.Manifest, c.Mode, obs)
+	}
+	view.Approver = login
+	return view
+}
+
+// loopCommitAuthor is the author of a fix round's commit, "" when the
+// checkout cannot be found (the plan's re-check then fails anyway).
+func loopCommitAuthor(ctx context.Context, d wakeup.Deps, key, login string, viewerID int64) string {
+	run, err := wakeup.OpenRun(d.Root, key)
+	if err != nil || d.Git == nil {
+		return ""
+	}
+	root, _, err := wakeup.LocalCheckout{Git: d.Git}.CheckoutPush(ctx, run)
+	if err != nil {
+		return ""
+	}
+	return commitAuthor(ctx, d.Git, root, login, viewerID)
+}
+
+// addPathAndReplan is the console's "add a path": the library function
+// `approve --add-path` uses, then a wakeup (replan) that rebuilds the
+// plan; it returns the new pending plan.
+func addPathAndReplan(ctx context.Context, d wakeup.Deps, key, path string, replan func(context.Context) error) (*wakeup.Pending, error) {
+	if err := wakeup.AddPath(ctx, d, key, path); err != nil {
+		return nil, err
+	}
+	if err := replan(ctx); err != nil {
+		return nil, err
+	}
+	q, err := wakeup.PendingPlan(ctx, d.Root, key)
+	if err != nil {
+		return nil, err
+	}
+	if q.Kind != "remediation" {
+		return nil, fmt.Errorf("the rebuilt plan is a %s plan", q.Kind)
+	}
+	return q, nil
+}
+
+func orText(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }

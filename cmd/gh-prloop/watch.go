@@ -17,7 +17,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/prloop/gh-prloop/automations"
-	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/live"
 	"github.com/prloop/gh-prloop/loop/status"
 	"github.com/prloop/gh-prloop/loop/wakeup"
@@ -48,6 +47,13 @@ one) rings when a plan needs approval or the loop halts.
 --all shows every loop of the registry in one table: enter opens a loop, esc
 returns, / filters.
 
+When a plan waits, the console switches to its approval screen (+ adds a
+path to a fix round's scope; the plan and its hash are rebuilt). An
+approval-gated fix round without a fixer is edited by hand here: the console
+lists the files to change and waits for enter, then shows the resulting diff
+and commits it only on y (n refuses; q leaves the round waiting for the next
+console).
+
 Keys: j/k move, enter opens a thread (markdown), o opens it in the browser,
 y copies its URL, r wakes the loop now, ? help, q quit.`,
 		Example: "  gh-prloop watch\n  gh-prloop watch 42\n  gh-prloop watch --all",
@@ -65,7 +71,7 @@ y copies its URL, r wakes the loop now, ? help, q quit.`,
 				return err
 			}
 			w := newWatchWiring(cmd, env, d)
-			w.withEvents = func(ev func(initial.Event)) (wakeup.Deps, error) { return wakeupDepsWithEvents(cmd, env, ev) }
+			w.withEvents = func(o wakeup.RemediationOptions) (wakeup.Deps, error) { return wakeupDepsWith(cmd, env, o) }
 			var screen app.Screen
 			if showAll {
 				screen = all.New(all.Config{Context: cmd.Context(), Now: env.now,
@@ -109,13 +115,15 @@ type watchWiring struct {
 	errOut io.Writer
 	ctx    context.Context
 
-	// approverID is the approving account's id; 0 reads it from GitHub
-	// when an approval is recorded.
-	approverID int64
-	cmd        *cobra.Command
+	// approverID is the approving account's id (and approverLogin its
+	// login); 0 reads them from GitHub when first needed.
+	approverID    int64
+	approverLogin string
+	cmd           *cobra.Command
 	// withEvents builds the wakeup deps with executors that report to a
-	// console's live operation list; nil keeps deps as they are.
-	withEvents func(events func(initial.Event)) (wakeup.Deps, error)
+	// console's live operation list and ask its prompts (consoleOptions);
+	// nil keeps deps as they are.
+	withEvents func(opts wakeup.RemediationOptions) (wakeup.Deps, error)
 
 	mu       sync.Mutex
 	consoles []*watch.Model
@@ -132,9 +140,11 @@ func newWatchWiring(cmd *cobra.Command, env planEnv, d wakeup.Deps) *watchWiring
 
 func (w *watchWiring) console(key string) *watch.Model {
 	src := &live.Source{Deps: w.deps, Key: key}
+	prompts := watch.NewPrompts()
 	if w.withEvents != nil {
-		// this console's own executors report to its operation list
-		if d, err := w.withEvents(src.Event); err == nil {
+		// this console's own executors report to its operation list and
+		// ask it for the hand edit and the diff
+		if d, err := w.withEvents(consoleOptions(src.Event, prompts)); err == nil {
 			src.Deps = d
 		}
 	}
@@ -151,6 +161,7 @@ func (w *watchWiring) console(key string) *watch.Model {
 		Copy:     func(s string) error { return copyOSC52(w.out, s) },
 		Approval: w.approvalFor(w.cmd, src),
 		Markdown: md,
+		Prompts:  prompts,
 	}, w.styles)
 	w.mu.Lock()
 	w.consoles = append(w.consoles, m)

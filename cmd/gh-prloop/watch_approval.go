@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
 
 	"github.com/prloop/gh-prloop/core/observe"
@@ -20,8 +20,12 @@ import (
 // watch console (it draws its own key bar).
 type approvalScreen struct{ *approval.Model }
 
-func (approvalScreen) ShortHelp() []key.Binding  { return approval.NewKeyMap().ShortHelp() }
-func (approvalScreen) FullHelp() [][]key.Binding { return approval.NewKeyMap().FullHelp() }
+// Update keeps the wrapper: the watch console holds a watch.Screen, and the
+// embedded model's Update returns the bare *approval.Model.
+func (s approvalScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := s.Model.Update(msg)
+	return s, cmd
+}
 
 // approvalFor opens the approval console of the loop's pending plan in the
 // watch console. The hash is checked against the plan as stored now (a
@@ -29,6 +33,9 @@ func (approvalScreen) FullHelp() [][]key.Binding { return approval.NewKeyMap().F
 // the drift and records nothing); the approval is recorded exactly as
 // `gh-prloop approve --hash` records it, and the wakeup that follows
 // re-validates the plan against fresh observations before any side effect.
+// + adds a path to a fix round's scope: wakeup.AddPath, then a wakeup of
+// this console's source (same lock and code path), and the screen shows
+// the rebuilt plan and its new hash.
 func (w *watchWiring) approvalFor(cmd *cobra.Command, src *live.Source) func(l status.Loop) (watch.Screen, error) {
 	return func(l status.Loop) (watch.Screen, error) {
 		ctx := w.ctx
@@ -36,7 +43,17 @@ func (w *watchWiring) approvalFor(cmd *cobra.Command, src *live.Source) func(l s
 		if err != nil {
 			return nil, err
 		}
+		author := ""
+		if p.Kind == "remediation" {
+			if login, id, err := w.viewer(cmd); err == nil {
+				author = loopCommitAuthor(ctx, w.deps, l.Key, login, id)
+			}
+		}
+		// cur is the plan shown; AddPath replaces it before the screen
+		// shows the new one, and Recheck and Record run only after that.
+		cur := p
 		v := pendingView(l, p, src.Observation())
+		v.Author = author
 		recheck := func(ctx context.Context) (approval.RecheckResult, error) {
 			q, err := wakeup.PendingPlan(ctx, w.deps.Root, l.Key)
 			if err != nil {
@@ -45,22 +62,54 @@ func (w *watchWiring) approvalFor(cmd *cobra.Command, src *live.Source) func(l s
 			return approval.RecheckResult{Document: q.Manifest, PlanHash: q.PlanHash}, nil
 		}
 		record := func(ctx context.Context) (string, error) {
-			id := w.approverID
-			if id == 0 {
-				_, vid, err := viewer(cmd, w.env)
-				if err != nil {
-					return "", err
-				}
-				id = vid
-			}
-			if _, err := wakeup.Approve(ctx, w.deps, l.Key, v.PlanHash, id); err != nil {
+			_, id, err := w.viewer(cmd)
+			if err != nil {
 				return "", err
 			}
-			return fmt.Sprintf("approved the %s plan %s; the console executes it now", p.Kind, p.PlanHash), nil
+			if _, err := wakeup.Approve(ctx, w.deps, l.Key, cur.PlanHash, id); err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("approved the %s plan %s; the console executes it now", cur.Kind, cur.PlanHash), nil
 		}
-		m := approval.New(approval.Config{View: v, Recheck: recheck, Record: record, Context: ctx}, w.styles)
+		var addPath func(ctx context.Context, path string) (approval.View, error)
+		if p.Kind == "remediation" {
+			addPath = func(ctx context.Context, path string) (approval.View, error) {
+				var nl status.Loop
+				q, err := addPathAndReplan(ctx, w.deps, l.Key, path, func(ctx context.Context) error {
+					var err error
+					nl, err = src.Wakeup(ctx, nil)
+					return err
+				})
+				if err != nil {
+					return approval.View{}, err
+				}
+				cur = q
+				nv := pendingView(nl, q, src.Observation())
+				nv.Author = author
+				return nv, nil
+			}
+		}
+		m := approval.New(approval.Config{View: v, Recheck: recheck, Record: record, AddPath: addPath, Context: ctx}, w.styles)
 		return approvalScreen{m}, nil
 	}
+}
+
+// viewer is the approving account (login, id), read from GitHub once.
+func (w *watchWiring) viewer(cmd *cobra.Command) (string, int64, error) {
+	w.mu.Lock()
+	login, id := w.approverLogin, w.approverID
+	w.mu.Unlock()
+	if id != 0 {
+		return login, id, nil
+	}
+	login, id, err := viewer(cmd, w.env)
+	if err != nil {
+		return "", 0, err
+	}
+	w.mu.Lock()
+	w.approverLogin, w.approverID = login, id
+	w.mu.Unlock()
+	return login, id, nil
 }
 
 // pendingView is what the approval console shows of a remediation or
@@ -71,7 +120,7 @@ func pendingView(l status.Loop, p *wakeup.Pending, obs *observe.PR) approval.Vie
 	c := p.Checkpoint
 	if m := c.RemediationManifest; m != nil && p.Kind == "remediation" {
 		v := approval.FromRemediation(*m, p.PlanHash, p.Manifest, c.Mode, int(c.FixRounds)+1, obs, nil)
-		v.Body += fmt.Sprintf("\nPaths the fix may change: %s\nAdd one with: gh-prloop approve %s --add-path PATH (the plan and its hash are rebuilt)\n",
+		v.Body += fmt.Sprintf("\nPaths the fix may change: %s\nPress + to add one (the plan and its hash are rebuilt), or run: gh-prloop approve %s --add-path PATH\n",
 			strings.Join(m.Paths, ", "), l.Key)
 		return v
 	}

@@ -169,10 +169,22 @@ func (x *exec) editFiles(ctx context.Context, resumed bool) (map[string]string, 
 	}
 	if x.job.ConfirmDiff != nil {
 		if err := x.job.ConfirmDiff(ctx, diff); err != nil {
+			if interrupted(ctx, err) {
+				return nil, false, err
+			}
 			return nil, false, halt(op, "the diff was not confirmed (%v); nothing is committed and the worktree is left as it is", err)
 		}
 	}
 	return map[string]string{"changed": strings.Join(inside, ","), "diff_sha256": step.SHA256Hex(string(diff))}, done, nil
+}
+
+// interrupted tells a console that went away (the hook returns an error
+// wrapping ErrInterrupted, or the context ended) from a human who said no:
+// the first leaves edit-files reserved without a receipt and the loop
+// ACTIVE, so the next wakeup resumes at the edit (an edit already made is
+// judged, not repeated); the second halts the round.
+func interrupted(ctx context.Context, err error) bool {
+	return errors.Is(err, ErrInterrupted) || ctx.Err() != nil
 }
 
 // preEdit keeps the worktree state seen before the first edit attempt, so
@@ -226,6 +238,9 @@ func (x *exec) edit(ctx context.Context) error {
 	const op = policy.OpEditFiles
 	if x.job.Fixer == nil {
 		if err := x.job.WaitForHandEdit(ctx, x.m.Paths); err != nil {
+			if interrupted(ctx, err) {
+				return err
+			}
 			return halt(op, "the hand edit did not finish: %v", err)
 		}
 		return nil

@@ -3,6 +3,7 @@ package remediate_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -199,4 +200,70 @@ func TestHandEditAndDiffConfirmation(t *testing.T) {
 		t.Fatalf("the diff shown was %q", shown)
 	}
 	nothingPushed(w, pushes0)
+}
+
+// A console that goes away while the human edits (or reads the diff) is
+// not a "no": the hook's ErrInterrupted is returned as it is, edit-files
+// stays reserved without a receipt, nothing is committed, and the next run
+// resumes at the edit — the edit already made is judged, not asked again.
+func TestInterruptedHandEditResumes(t *testing.T) {
+	t.Parallel()
+	w := looptest.New(t)
+	pushes0 := w.Bed.GitServer.Pushes()
+	run := func(job remediate.Job) (*remediate.Result, error) {
+		unlock, err := job.Run.Lock(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unlock()
+		return remediate.Execute(context.Background(), w.Deps(nil), job)
+	}
+	edits := 0
+	editByHand := func(_ context.Context, paths []string) error {
+		edits++
+		for _, p := range paths {
+			f, err := os.OpenFile(w.Bed.Path(p), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				return err
+			}
+			_, _ = f.WriteString("\n// fixed by hand\n")
+			f.Close()
+		}
+		return nil
+	}
+	closed := fmt.Errorf("the console was closed: %w", remediate.ErrInterrupted)
+
+	job := w.Job(nil)
+	job.WaitForHandEdit = func(context.Context, []string) error { return closed }
+	_, err := run(job)
+	var h *remediate.HaltError
+	if !errors.Is(err, remediate.ErrInterrupted) || errors.As(err, &h) {
+		t.Fatalf("a closed console while waiting for the edit: %v, want ErrInterrupted and no halt", err)
+	}
+	if _, rerr := job.Run.Read(remediate.Phase(1) + "-00-edit-files.json"); rerr != nil {
+		t.Fatalf("edit-files is not reserved: %v", rerr)
+	}
+	nothingPushed(w, pushes0)
+
+	// The human edits, then closes the console on the diff screen.
+	job = w.Job(nil)
+	job.WaitForHandEdit = editByHand
+	job.ConfirmDiff = func(context.Context, []byte) error { return closed }
+	if _, err = run(job); !errors.Is(err, remediate.ErrInterrupted) || errors.As(err, &h) {
+		t.Fatalf("a closed console on the diff: %v", err)
+	}
+	nothingPushed(w, pushes0)
+
+	// Reopened: the edit is not asked again, the diff is, and the round runs.
+	job = w.Job(nil)
+	job.WaitForHandEdit = editByHand
+	var shown []byte
+	job.ConfirmDiff = func(_ context.Context, d []byte) error { shown = d; return nil }
+	res, err := run(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if edits != 1 || !strings.Contains(string(shown), "+// fixed by hand") || res.CommitSHA == "" {
+		t.Fatalf("edits %d, diff %q, result %+v", edits, shown, res)
+	}
 }

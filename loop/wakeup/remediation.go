@@ -20,7 +20,11 @@ import (
 
 // RemediationOptions are what the remediation executor needs from the
 // process besides its Deps: the console hooks of approval-gated sessions
-// (nil headless) and its events.
+// (nil headless) and its events. The executor hands them on only in
+// approval-gated mode: an autonomous loop never waits on a person.
+// WaitForHandEdit is used only by a loop without a fixer; ConfirmDiff
+// shows every approval-gated round's diff before the commit, the fixer's
+// too.
 type RemediationOptions struct {
 	WaitForHandEdit func(ctx context.Context, paths []string) error
 	ConfirmDiff     func(ctx context.Context, diff []byte) error
@@ -47,11 +51,21 @@ func RemediationExecutor(d remediate.Deps, co func(ctx context.Context, run *sta
 			fixer = slices.Clone(c.Fixer)
 		}
 		answered := slices.Clone(c.RemediationManifest.ActionableThreads)
+		edit, confirm := opts.WaitForHandEdit, opts.ConfirmDiff
+		if c.Mode != policy.ModeApprovalGated {
+			edit, confirm = nil, nil
+		}
+		if fixer == nil && edit == nil {
+			// Headless (a timer's wakeup): nobody can edit here; the
+			// console can, and resumes exactly here.
+			return "", fmt.Errorf("this fix round has no fixer: it is edited by hand in the console; open `gh-prloop watch %s` (nothing was done)",
+				c.AutomationKey)
+		}
 		res, err := remediate.Execute(ctx, d, remediate.Job{
 			Run: job.Run, Manifest: job.Manifest, PlanHash: job.PlanHash, State: job.State,
 			Checkout: root, TransportURL: url, RiskRecord: risk, Fixer: fixer,
 			Revalidate:      job.Revalidate,
-			WaitForHandEdit: opts.WaitForHandEdit, ConfirmDiff: opts.ConfirmDiff, Events: opts.Events,
+			WaitForHandEdit: edit, ConfirmDiff: confirm, Events: opts.Events,
 			UpdateAutomation: func(ctx context.Context, u remediate.Update) error {
 				if err := NextRound(c, u, answered); err != nil {
 					return err

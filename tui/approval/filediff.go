@@ -15,7 +15,8 @@ const (
 	lineContext lineKind = iota
 	lineAdded
 	lineRemoved
-	lineNote // a collapsed run, a missing final newline, a cut
+	lineNote   // a collapsed run, a missing final newline, a cut
+	lineHeader // a unified diff's file header (diff --git, index, ---, +++)
 )
 
 type diffLine struct {

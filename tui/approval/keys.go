@@ -15,29 +15,34 @@ type KeyMap struct {
 	Submit key.Binding
 	Cancel key.Binding
 	Help   key.Binding
-	Scroll keys.Scroll // the focused pane's; disabled while the input has focus
+	// AddPath opens the path input (a fix round's plan, when the caller
+	// can rebuild it). "+" because the hash takes every hex letter, "a"
+	// included, and a hash never holds a "+".
+	AddPath key.Binding
+	Scroll  keys.Scroll // the focused pane's; disabled while the input has focus
 }
 
 // NewKeyMap returns the console's bindings.
 func NewKeyMap() KeyMap {
 	return KeyMap{
-		Next:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
-		Prev:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
-		Submit: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "approve")),
-		Cancel: key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "cancel")),
-		Help:   keys.NewGlobal().Help,
-		Scroll: keys.NewScroll(),
+		Next:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pane")),
+		Prev:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous pane")),
+		Submit:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "approve")),
+		Cancel:  key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "cancel")),
+		Help:    keys.NewGlobal().Help,
+		AddPath: key.NewBinding(key.WithKeys("+"), key.WithHelp("+", "add path")),
+		Scroll:  keys.NewScroll(),
 	}
 }
 
 // ShortHelp implements help.KeyMap.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return append([]key.Binding{k.Next, k.Submit, k.Cancel, k.Help}, k.Scroll.ShortHelp()...)
+	return append([]key.Binding{k.Next, k.Submit, k.Cancel, k.AddPath, k.Help}, k.Scroll.ShortHelp()...)
 }
 
 // FullHelp implements help.KeyMap.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return append([][]key.Binding{{k.Next, k.Prev}, {k.Submit, k.Cancel, k.Help}}, k.Scroll.FullHelp()...)
+	return append([][]key.Binding{{k.Next, k.Prev}, {k.Submit, k.Cancel, k.AddPath, k.Help}}, k.Scroll.FullHelp()...)
 }
 
 // finishedKeys is the key map once the console has a verdict to read

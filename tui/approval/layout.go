@@ -13,6 +13,7 @@ import (
 	"github.com/prloop/gh-prloop/tui/components/common"
 	"github.com/prloop/gh-prloop/tui/components/pane"
 	"github.com/prloop/gh-prloop/tui/sanitize"
+	"github.com/prloop/gh-prloop/tui/theme"
 )
 
 // The smallest terminal the console draws in. Below it the console says so
@@ -193,7 +194,12 @@ func (m *Model) fillDiff(reset bool) {
 		return
 	}
 	if len(m.cfg.View.Files) == 0 {
-		m.diff.SetContent("Diff", nil, []string{m.st.Muted.Render(common.Fit("  the plan changes no file", width))})
+		text := "  the plan changes no file"
+		if len(m.cfg.View.Scope) > 0 {
+			// a fix round: the edit happens after the approval
+			text = "  the edit comes after approval; the console shows its diff before the commit"
+		}
+		m.diff.SetContent("Diff", nil, []string{m.st.Muted.Render(common.Fit(text, width))})
 		return
 	}
 	i := m.files.sel
@@ -225,34 +231,43 @@ func (m *Model) fillDiff(reset bool) {
 
 // diffRows draws a diff: "<number> <+|-| > <text>", each line wrapped under
 // its text with the number column left blank on continuation rows.
-func (m *Model) diffRows(d *fileDiff, width int) []string {
+func (m *Model) diffRows(d *fileDiff, width int) []string { return drawDiff(m.st, d.lines, width) }
+
+// drawDiff is the one diff renderer: the plan's files here, and the
+// resulting unified diff of a hand or fixer edit (UnifiedDiff).
+func drawDiff(st *theme.Styles, lines []diffLine, width int) []string {
 	maxNum := 0
-	for _, l := range d.lines {
+	for _, l := range lines {
 		maxNum = max(maxNum, l.num)
 	}
 	numW := len(strconv.Itoa(maxNum))
 	gutter := numW + 3
 	room := max(width-gutter, 1)
-	muted, warn := paint(m.st.Muted), paint(m.st.Warn)
+	muted, warn := paint(st.Muted), paint(st.Warn)
 	kinds := map[lineKind]struct {
 		style painter
 		mark  string
 	}{
-		lineContext: {paint(m.st.Text), " "},
-		lineAdded:   {paint(m.st.Pass), "+"},
-		lineRemoved: {paint(m.st.Fail.Bold(false)), "-"},
+		lineContext: {paint(st.Text), " "},
+		lineAdded:   {paint(st.Pass), "+"},
+		lineRemoved: {paint(st.Fail.Bold(false)), "-"},
 	}
 	for k, v := range kinds {
 		v.mark = v.style.Render(v.mark)
 		kinds[k] = v
 	}
 	blank := muted.Render(strings.Repeat(" ", numW))
-	out := make([]string, 0, len(d.lines))
-	for _, l := range d.lines {
-		if l.kind == lineNote {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		switch l.kind {
+		case lineNote:
 			for _, r := range wrapText(sanitize.Line(l.text, 1<<12), width) {
 				out = append(out, muted.Render(r))
 			}
+			continue
+		case lineHeader:
+			// A file header names a path: escaped, never stripped.
+			out = append(out, codeRows(l.text, width, paint(st.Section), warn)...)
 			continue
 		}
 		k := kinds[l.kind]
@@ -313,7 +328,13 @@ func (m *Model) reviewView() string {
 		marker, label = st.Glyphs.Focus, st.Focused
 	}
 	lead := marker + " Approve  "
-	parts = append(parts, label.Render(lead)+m.input.View(m.width-ansi.StringWidth(lead)))
+	field := m.input.View(m.width - ansi.StringWidth(lead))
+	if m.state == stateAddPath || m.state == stateAdding {
+		lead = st.Glyphs.Focus + " Add path "
+		label = st.Focused
+		field = m.pathIn.View(m.width - ansi.StringWidth(lead))
+	}
+	parts = append(parts, label.Render(lead)+field)
 	parts = append(parts, m.noticeLine())
 	parts = append(parts, m.help.View(m.currentHelp()))
 	return fitScreen(strings.Join(parts, "\n"), m.width, m.height)
@@ -344,9 +365,17 @@ func (m *Model) noticeLine() string {
 		return m.spin.View() + " " + st.Text.Render(sanitize.Line(RecordingMessage, w-2))
 	case stateFailed:
 		return st.Error.Render(sanitize.Line(st.Glyphs.Fail+" "+m.notice+" Press enter to exit.", w))
+	case stateAdding:
+		return m.spin.View() + " " + st.Text.Render(sanitize.Line("Adding the path and rebuilding the plan…", w-2))
 	}
 	if m.notice != "" {
 		return st.Error.Render(sanitize.Line(st.Glyphs.Fail+" "+m.notice, w))
+	}
+	if m.state == stateAddPath {
+		return st.Muted.Render(sanitize.Line("Add a path to the fix round's scope, then enter; esc returns to the plan.", w))
+	}
+	if m.info != "" && m.input.Value() == "" {
+		return st.Pass.Render(sanitize.Line(st.Glyphs.Pass+" "+m.info, w))
 	}
 	if m.input.Value() != "" {
 		return m.progressLine()
@@ -361,8 +390,31 @@ func (m *Model) currentHelp() interface {
 	if m.state == stateDrift || m.state == stateFailed {
 		return m.fkeys
 	}
+	if m.state == stateAddPath || m.state == stateAdding {
+		return addPathHelp{}
+	}
 	return m.keys
 }
+
+// ShortHelp is the key bar the console draws (a host screen shows it in
+// its own help).
+func (m *Model) ShortHelp() []key.Binding { return m.currentHelp().ShortHelp() }
+
+// FullHelp is the full help the console draws.
+func (m *Model) FullHelp() [][]key.Binding { return m.currentHelp().FullHelp() }
+
+// addPathHelp is the key bar of the path input.
+type addPathHelp struct{}
+
+func (addPathHelp) ShortHelp() []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "add the path")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back to the plan")),
+		key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "cancel")),
+	}
+}
+
+func (h addPathHelp) FullHelp() [][]key.Binding { return [][]key.Binding{h.ShortHelp()} }
 
 // fitScreen makes s exactly height lines, each at most width cells, so the
 // renderer never scrolls and no line wraps.

@@ -21,7 +21,7 @@ func FromRemediation(m schema.RemediationManifest, hash string, canonical []byte
 		Title:    fmt.Sprintf("fix round %d: %d Codex threads", round, len(m.ActionableThreads)),
 		Body:     threadLines(m.ActionableThreads, obs),
 		Posture:  Posture(m.Execution),
-		PlanHash: hash, Document: canonical, Files: files,
+		PlanHash: hash, Document: canonical, Files: files, Scope: m.Paths,
 	}
 	for _, c := range m.Commands {
 		v.Commands = append(v.Commands, c.Argv)

@@ -42,6 +42,13 @@ type Config struct {
 	// Context is the parent of the contexts Recheck and Record get;
 	// nil means context.Background().
 	Context context.Context
+	// AddPath, when set, adds a path to the plan's scope (a fix round's
+	// paths) and returns the view of the plan rebuilt with it: + opens a
+	// path input, and the console then shows the new plan and its new
+	// hash. The old hash can no longer be approved: what was typed is
+	// cleared and the console compares with the new one. It runs off the
+	// UI goroutine.
+	AddPath func(ctx context.Context, path string) (View, error)
 }
 
 type state int
@@ -53,6 +60,8 @@ const (
 	stateDrift
 	stateFailed
 	stateDone
+	stateAddPath // the path input has the keyboard
+	stateAdding  // AddPath is rebuilding the plan
 )
 
 type focus int
@@ -80,7 +89,9 @@ type Model struct {
 	focus  focus
 	result Result
 	notice string // the message line: a refusal, progress or a failure
+	info   string // a good-news message line (a path added), until typing starts
 	cancel context.CancelFunc
+	gen    int // the plan shown: bumped when AddPath rebuilds it
 
 	diffs     []*fileDiff // nil until computed (off the UI goroutine)
 	diffBusy  bool        // a diff is being computed
@@ -92,6 +103,7 @@ type Model struct {
 	ops       pane.Model
 	drift     pane.Model
 	input     hashInput
+	pathIn    hashInput // the path to add (the same field: no clipboard program)
 	spin      spinner.Model
 }
 
@@ -106,8 +118,9 @@ type recheckMsg struct {
 
 // diffMsg carries a file's diff, computed off the UI goroutine.
 type diffMsg struct {
-	i int
-	d *fileDiff
+	gen int
+	i   int
+	d   *fileDiff
 }
 
 type recordMsg struct {
@@ -121,18 +134,12 @@ func New(cfg Config, st *theme.Styles) *Model {
 		cfg.Context = context.Background()
 	}
 	m := &Model{cfg: cfg, st: st, keys: NewKeyMap(), fkeys: newFinishedKeys(), focus: focusInput}
+	m.keys.AddPath.SetEnabled(cfg.AddPath != nil)
 	m.help = help.New()
 	m.help.Styles = st.Help
-	// Hashing every side is cheap (SHA-1 runs at about 1 GB/s) and must be
-	// complete before anything can be approved; diffing is not, and is done
-	// lazily, the selected file first.
-	m.diffs = make([]*fileDiff, len(cfg.View.Files))
-	m.unbound = make([]string, len(cfg.View.Files))
-	for i, f := range cfg.View.Files {
-		m.unbound[i] = f.unbound()
-	}
+	m.pathIn = newHashInput(st.Text, st.Muted, "a path relative to the checkout, e.g. internal/retry/budget.go", 4096)
+	m.load(cfg.View)
 	m.summary = pane.New(st)
-	m.files = newFileList(st, cfg.View.Files, m.diffs, m.unbound)
 	m.diff = pane.New(st)
 	m.ops = pane.New(st)
 	m.drift = pane.New(st)
@@ -146,6 +153,28 @@ func New(cfg Config, st *theme.Styles) *Model {
 	m.applyFocus()
 	return m
 }
+
+// load takes v as the plan shown: its files are hashed against the plan's
+// blobs now, their diffs computed lazily.
+func (m *Model) load(v View) {
+	m.cfg.View = v
+	m.gen++
+	m.diffBusy = false
+	st := m.st
+	cfg := m.cfg
+	// Hashing every side is cheap (SHA-1 runs at about 1 GB/s) and must be
+	// complete before anything can be approved; diffing is not, and is done
+	// lazily, the selected file first.
+	m.diffs = make([]*fileDiff, len(cfg.View.Files))
+	m.unbound = make([]string, len(cfg.View.Files))
+	for i, f := range cfg.View.Files {
+		m.unbound[i] = f.unbound()
+	}
+	m.files = newFileList(st, cfg.View.Files, m.diffs, m.unbound)
+}
+
+// PlanHash is the hash of the plan shown (a rebuilt one after AddPath).
+func (m *Model) PlanHash() string { return m.cfg.View.PlanHash }
 
 // Result reports how the console ended (Pending until it has).
 func (m *Model) Result() Result { return m.result }
@@ -177,14 +206,17 @@ func (m *Model) nextDiff() tea.Cmd {
 		return nil
 	}
 	m.diffBusy = true
-	f := m.cfg.View.Files[i]
+	f, gen := m.cfg.View.Files[i], m.gen
 	return func() tea.Msg {
 		d := diffFile(f)
-		return diffMsg{i: i, d: &d}
+		return diffMsg{gen: gen, i: i, d: &d}
 	}
 }
 
 func (m *Model) onDiff(msg diffMsg) tea.Cmd {
+	if msg.gen != m.gen {
+		return m.nextDiff() // a file of the plan shown before AddPath
+	}
 	m.diffBusy = false
 	if msg.i >= 0 && msg.i < len(m.diffs) {
 		m.diffs[msg.i] = msg.d
@@ -209,8 +241,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onRecord(msg)
 	case diffMsg:
 		return m, m.onDiff(msg)
+	case addPathMsg:
+		return m, m.onAddPath(msg)
 	case spinner.TickMsg:
-		if m.state == stateChecking || m.state == stateRecording {
+		if m.state == stateChecking || m.state == stateRecording || m.state == stateAdding {
 			var cmd tea.Cmd
 			m.spin, cmd = m.spin.Update(msg)
 			return m, cmd
@@ -226,8 +260,10 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 		if key.Matches(k, m.keys.Cancel) {
 			return m.finish(Result{Outcome: Cancelled})
 		}
-	case stateRecording:
-		return nil // the record is atomic and short; cancelling now would leave its fate unknown
+	case stateRecording, stateAdding:
+		return nil // the write is atomic and short; cancelling now would leave its fate unknown
+	case stateAddPath:
+		return m.addPathKey(k)
 	case stateDrift, stateFailed:
 		if key.Matches(k, m.fkeys.Exit) {
 			m.state = stateDone
@@ -252,6 +288,8 @@ func (m *Model) onKey(k tea.KeyMsg) tea.Cmd {
 
 func (m *Model) reviewKey(k tea.KeyMsg) tea.Cmd {
 	switch {
+	case key.Matches(k, m.keys.AddPath):
+		return m.openAddPath()
 	case key.Matches(k, m.keys.Help):
 		m.toggleHelp()
 		return nil
@@ -292,7 +330,7 @@ func (m *Model) reviewKey(k tea.KeyMsg) tea.Cmd {
 	before := m.input.Value()
 	m.input.Update(k)
 	if m.input.Value() != before {
-		m.notice = "" // a new attempt: the old refusal no longer applies
+		m.notice, m.info = "", "" // a new attempt: the old refusal no longer applies
 	}
 	return nil
 }

@@ -22,6 +22,8 @@ type Options struct {
 	View    View
 	Recheck func(ctx context.Context) (RecheckResult, error)
 	Record  func(ctx context.Context) (string, error)
+	// AddPath: see Config.AddPath; nil offers no "+ add path".
+	AddPath func(ctx context.Context, path string) (View, error)
 	In      io.Reader // nil: the program's default (stdin)
 	Out     io.Writer // nil: os.Stdout
 	Err     io.Writer // nil: os.Stderr; where a cancel is confirmed
@@ -55,7 +57,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		s := theme.New(theme.NewRenderer(o.Out, color), theme.Default())
 		st = &s
 	}
-	m := New(Config{View: o.View, Recheck: o.Recheck, Record: o.Record, Context: ctx}, st)
+	m := New(Config{View: o.View, Recheck: o.Recheck, Record: o.Record, AddPath: o.AddPath, Context: ctx}, st)
 	m.SetSize(o.Width, o.Height)
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(o.Out), tea.WithAltScreen()}
 	if o.In != nil {
@@ -74,7 +76,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	case Approved:
 		fmt.Fprintln(o.Out, sanitize.Line(r.Statement, 4096))
 	case Drift:
-		fmt.Fprint(o.Out, DriftSummary(o.View.PlanHash, r))
+		fmt.Fprint(o.Out, DriftSummary(m.PlanHash(), r))
 	case Cancelled:
 		fmt.Fprintln(o.Err, CancelledMessage)
 	case Failed:

@@ -32,8 +32,11 @@ type View struct {
 	// under the safe isolation); typing the hash accepts them.
 	Risks []string
 
-	Commands   [][]string // validation commands, argv each, in order
-	Files      []File
+	Commands [][]string // validation commands, argv each, in order
+	Files    []File
+	// Scope are the paths a fix round may change (AddPath refuses one
+	// already in it); empty for other plans.
+	Scope      []string
 	Operations []Operation // in execution order
 
 	// PlanHash is the hash the human must type.

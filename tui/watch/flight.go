@@ -20,10 +20,11 @@ type flight struct {
 	done   chan struct{} // closed with result and err set
 	result status.Loop
 	err    error
+	asks   chan *ask // the console's questions (nil: none are asked)
 }
 
-func newFlight(seq int) *flight {
-	return &flight{seq: seq, signal: make(chan struct{}, 1), done: make(chan struct{})}
+func newFlight(seq int, asks chan *ask) *flight {
+	return &flight{seq: seq, signal: make(chan struct{}, 1), done: make(chan struct{}), asks: asks}
 }
 
 func (f *flight) progress(l status.Loop) {
@@ -69,6 +70,10 @@ func (f *flight) listen() tea.Cmd {
 			l := *f.latest
 			f.mu.Unlock()
 			return progressMsg{f: f, loop: l}
+		case a := <-f.asks:
+			// The executor now waits for the human: the console listens
+			// again only once it has answered.
+			return askMsg{f: f, a: a}
 		}
 	}
 }

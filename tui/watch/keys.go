@@ -100,3 +100,12 @@ func (h detailHelp) FullHelp() [][]key.Binding {
 		{h.k.Help, h.k.Quit},
 	}
 }
+
+// promptHelp is the key bar of a question's screen.
+type promptHelp struct {
+	p     prompt
+	width int
+}
+
+func (h promptHelp) ShortHelp() []key.Binding  { return h.p.shortHelp(h.width) }
+func (h promptHelp) FullHelp() [][]key.Binding { return h.p.fullHelp() }

@@ -50,6 +50,10 @@ type Config struct {
 	// Markdown is the glamour standard style of the thread detail:
 	// "notty" (the default; no colour), "dark" or "light".
 	Markdown string
+	// Prompts are the questions this console's wakeups ask (the hand edit
+	// and the diff before the commit, approval-gated mode); their hooks
+	// are wired into the executors Wakeup runs. Nil: none are asked.
+	Prompts *Prompts
 }
 
 // tickMsg is one second of the clock, tagged with the clock's generation.
@@ -99,6 +103,8 @@ type Model struct {
 	threads threadList
 	detail  *detail
 	child   Screen
+	prompt  prompt // the question of the wakeup in flight, answered here
+	ask     *ask
 	footer  footer.Model
 	gates   gates.Model
 	width   int
@@ -129,15 +135,22 @@ func (m *Model) Loop() status.Loop { return m.loop }
 // Wait blocks until no wakeup started by this console is running: the
 // caller calls it after the program ended, so that closing the console
 // lets an operation in flight finish instead of killing it with the
-// process.
-func (m *Model) Wait() { m.inflight.Wait() }
+// process. A question nobody can answer any more (the hand edit, the
+// diff) is answered with ErrClosed first, so the wakeup ends without a
+// yes or a no and the round stays resumable.
+func (m *Model) Wait() {
+	if m.cfg.Prompts != nil {
+		m.cfg.Prompts.Close()
+	}
+	m.inflight.Wait()
+}
 
 // Busy reports whether a wakeup started here is still running.
 func (m *Model) Busy() bool { return m.flight != nil }
 
 // CapturesKeys reports whether a screen that takes text (the hash input)
 // has the keyboard, so that the root does not quit on "q".
-func (m *Model) CapturesKeys() bool { return m.child != nil }
+func (m *Model) CapturesKeys() bool { return m.child != nil && m.prompt == nil }
 
 // Init loads the loop and starts the clock.
 func (m *Model) Init() tea.Cmd { return tea.Batch(m.load(), m.clock()) }
@@ -166,7 +179,7 @@ func (m *Model) wakeup() tea.Cmd {
 	m.loadSeq++ // a load in flight is older than what the wakeup brings
 	m.loading = false
 	m.lockWait = false
-	f := newFlight(m.loadSeq)
+	f := newFlight(m.loadSeq, m.cfg.Prompts.channel())
 	m.flight = f
 	m.inflight.Add(1)
 	ctx, run := context.WithoutCancel(m.ctx), m.cfg.Wakeup
@@ -181,6 +194,9 @@ func (m *Model) wakeup() tea.Cmd {
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && m.prompt != nil {
+		return m, m.promptKey(k)
+	}
 	if m.child != nil {
 		switch msg.(type) {
 		case tea.KeyMsg, tea.WindowSizeMsg, approvalEndedMsg:
@@ -215,12 +231,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.apply(msg.loop), msg.f.listen())
 	case wakeupDoneMsg:
 		return m, m.wakeupDone(msg)
+	case askMsg:
+		return m, m.openPrompt(msg)
 	case actionMsg:
 		m.note, m.errText = msg.status, msg.err
 		m.relayout()
 		return m, nil
 	case tea.KeyMsg:
 		return m, m.key(msg)
+	}
+	if m.child != nil {
+		// the approval screen's own messages (its re-check, its record,
+		// its diffs and spinner) are its own
+		return m, m.childUpdate(msg)
 	}
 	return m, nil
 }
@@ -291,7 +314,13 @@ func (m *Model) apply(l status.Loop) tea.Cmd {
 	}
 	m.alertKey = key
 	if p == status.PhaseAwaitingApproval && m.cfg.Approval != nil && l.Next.PlanHash != m.approvedH {
-		cmds = append(cmds, m.openApproval())
+		if c, ok := m.child.(interface{ PlanHash() string }); ok && c.PlanHash() == l.Next.PlanHash {
+			// the open screen rebuilt this plan itself (a path added): it
+			// already shows it, with its notice
+			m.approvedH = l.Next.PlanHash
+		} else {
+			cmds = append(cmds, m.openApproval())
+		}
 	}
 	m.relayout()
 	return tea.Batch(cmds...)
@@ -390,6 +419,52 @@ func catchQuit(cmd tea.Cmd) tea.Cmd {
 	}
 }
 
+// openPrompt shows the question of the wakeup in flight. The flight is
+// listened to again once the question is answered: until then the
+// executor waits, and so does the console's listener.
+func (m *Model) openPrompt(msg askMsg) tea.Cmd {
+	if msg.f != m.flight {
+		msg.a.answer(ErrClosed) // a wakeup this console no longer follows
+		return nil
+	}
+	m.ask, m.detail = msg.a, nil
+	id := m.loop.Repository + "#" + itoa(m.loop.Number)
+	n := Notification{Title: "gh-prloop: edit by hand", Body: id + " — fix round " + itoa(int64(m.loop.Round+1)) + " waits for your edit"}
+	if msg.a.kind == askDiff {
+		m.prompt = newDiffConfirm(m.st, m.loop, msg.a.diff)
+		n = Notification{Title: "gh-prloop: confirm the diff", Body: id + " — the fix round's diff waits for your confirmation"}
+	} else {
+		m.prompt = newHandEdit(m.st, m.loop, msg.a.paths)
+	}
+	if m.cfg.Notify != nil {
+		m.cfg.Notify(n)
+	}
+	m.relayout()
+	return nil
+}
+
+// promptKey answers the question on its screen's keys; ? toggles the help
+// (q and ctrl+c are the root's: the console closes, and Wait answers
+// ErrClosed).
+func (m *Model) promptKey(k tea.KeyMsg) tea.Cmd {
+	if key.Matches(k, m.keys.Help) {
+		m.footer.ShowAll(!m.footer.ShowingAll())
+		m.relayout()
+		return nil
+	}
+	answer, done := m.prompt.key(k)
+	if !done {
+		return nil
+	}
+	m.ask.answer(answer)
+	m.prompt, m.ask = nil, nil
+	m.relayout()
+	if m.flight != nil {
+		return m.flight.listen()
+	}
+	return nil
+}
+
 func (m *Model) key(k tea.KeyMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.keys.Help):
@@ -473,6 +548,9 @@ func (m *Model) ShortHelp() []key.Binding { return m.helpMap().ShortHelp() }
 func (m *Model) FullHelp() [][]key.Binding { return m.helpMap().FullHelp() }
 
 func (m *Model) helpMap() help.KeyMap {
+	if m.prompt != nil {
+		return promptHelp{p: m.prompt, width: m.width}
+	}
 	if m.child != nil {
 		return m.child
 	}
@@ -494,6 +572,8 @@ func (m *Model) SetSize(w, h int) {
 func (m *Model) footerData() footer.Data {
 	d := footer.Data{Error: m.errText}
 	switch {
+	case m.prompt != nil:
+		d.Status = "the wakeup waits for your answer (q closes; the round then waits)"
 	case m.flight != nil:
 		d.Status = "waking up: observing GitHub and evaluating…"
 	case m.lockWait:
@@ -527,6 +607,9 @@ func (m *Model) relayout() {
 	if m.detail != nil {
 		m.detail.SetSize(m.width, max(m.height-m.footer.Height(m.helpMap()), 0))
 	}
+	if m.prompt != nil {
+		m.prompt.SetSize(m.width, max(m.height-m.footer.Height(m.helpMap()), 0))
+	}
 }
 
 // View implements tea.Model. It never draws more lines than the terminal.
@@ -534,16 +617,19 @@ func (m *Model) View() string {
 	if m.width == 0 || m.height == 0 {
 		return ""
 	}
-	if m.child != nil {
+	if m.child != nil && m.prompt == nil {
 		return m.child.View()
 	}
 	w, h := m.width, m.height
 	foot := m.footer.View(m.helpMap())
 	fh := m.footer.Height(m.helpMap())
 	var body []string
-	if m.detail != nil {
+	switch {
+	case m.prompt != nil:
+		body = strings.Split(m.prompt.View(), "\n")
+	case m.detail != nil:
 		body = strings.Split(m.detail.View(), "\n")
-	} else {
+	default:
 		body = m.mainLines(w, max(h-fh, 0))
 	}
 	lines := append(body, strings.Split(foot, "\n")...)

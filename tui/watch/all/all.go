@@ -170,7 +170,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(cmd, m.clock())
 	case tea.KeyMsg:
 		if m.child != nil {
-			if key.Matches(msg, m.keys.Back) && !m.CapturesKeys() {
+			if key.Matches(msg, m.keys.Back) && !m.CapturesKeys() && !m.childBusy() {
 				m.child = nil
 				return m, m.list()
 			}
@@ -182,6 +182,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.routeChild(msg)
 	}
 	return m, nil
+}
+
+// childBusy: the open console runs a wakeup (which may be asking the
+// human to edit or to confirm a diff): it is not left until that ends, so
+// its questions and progress keep reaching it; esc is then its own key.
+func (m *Model) childBusy() bool {
+	c, ok := m.child.(interface{ Busy() bool })
+	return ok && c.Busy()
 }
 
 func (m *Model) routeChild(msg tea.Msg) tea.Cmd {

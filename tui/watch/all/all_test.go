@@ -213,3 +213,22 @@ func TestThroughTheRootQIsTypedInTheFilter(t *testing.T) {
 		t.Error("q outside the filter must quit")
 	}
 }
+
+// busyScreen is a console with a wakeup in flight.
+type busyScreen struct{ screen }
+
+func (*busyScreen) Busy() bool { return true }
+
+// A console whose wakeup runs (it may be asking for the hand edit) is not
+// left on esc: esc is its own key there.
+func TestEscStaysInABusyConsole(t *testing.T) {
+	var last *busyScreen
+	m := newTable(t, sample(), func(l status.Loop) (watch.Screen, error) {
+		last = &busyScreen{screen{name: "busy"}}
+		return last, nil
+	}, 100, 30)
+	press(m, "enter", "esc")
+	if m.child == nil || fmt.Sprint(last.got) != "[esc]" {
+		t.Fatalf("esc left a busy console (keys %v)", last.got)
+	}
+}

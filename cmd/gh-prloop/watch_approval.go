@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
 
 	"github.com/prloop/gh-prloop/core/observe"
@@ -22,6 +23,15 @@ type approvalScreen struct{ *approval.Model }
 
 func (approvalScreen) ShortHelp() []key.Binding  { return approval.NewKeyMap().ShortHelp() }
 func (approvalScreen) FullHelp() [][]key.Binding { return approval.NewKeyMap().FullHelp() }
+
+// Update returns the screen itself, not the embedded *approval.Model that
+// the promoted method would: the watch console keeps its child as a
+// watch.Screen, and the bare model is not one (the first key typed into
+// the hash input panicked the console on a real terminal).
+func (s approvalScreen) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := s.Model.Update(msg)
+	return s, cmd
+}
 
 // approvalFor opens the approval console of the loop's pending plan in the
 // watch console. The hash is checked against the plan as stored now (a

@@ -182,8 +182,13 @@ func (m *Model) wakeup() tea.Cmd {
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if m.child != nil {
+		// The console keeps its own clock, loads and wakeups while the
+		// child has the screen; everything else is the child's: its keys
+		// and also the results of its own commands (the approval screen's
+		// re-check and record, its spinner), without which it never ends.
 		switch msg.(type) {
-		case tea.KeyMsg, tea.WindowSizeMsg, approvalEndedMsg:
+		case tickMsg, loadedMsg, progressMsg, wakeupDoneMsg, actionMsg:
+		default:
 			return m, m.childUpdate(msg)
 		}
 	}

@@ -21,6 +21,9 @@ const demoReads = 3000
 // then prints the loop's history and the merge-gate report and exits 0.
 func TestMakeDemoOnARealTerminal(t *testing.T) {
 	requireTmux(t)
+	// Most of each test waits on simulated time; side by side they take
+	// about the longer one's wall time instead of the sum (measured).
+	t.Parallel()
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make not installed")
 	}

@@ -23,6 +23,9 @@ import (
 // in its history every wakeup that ran while it was closed.
 func TestScheduledWakeupsCarryOnWhileTheConsoleIsClosed(t *testing.T) {
 	requireTmux(t)
+	// Most of each test waits on simulated time; side by side they take
+	// about the longer one's wall time instead of the sum (measured).
+	t.Parallel()
 	// Codex takes three 3-minute steps (18 s at 30×) to find something, so
 	// that the console opens while the loop waits for it (or, on a slow
 	// machine, for its second answer); CI settles 20 simulated seconds

@@ -170,4 +170,3 @@ func onlyLoop(t *testing.T, state string) string {
 	}
 	return recs[0].Key
 }
-

@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
-# make demo step 5: the whole loop on the simulator, autonomous — the same
-# commands a user types, with the real binary and a real checkout:
-#   gh-prloop sim …                 GitHub + git over HTTPS on 127.0.0.1, scripted Codex
+# make demo step 5: the whole loop on the simulator — the same commands a
+# user types, with the real binary and a real checkout:
+#   gh-prloop sim …      GitHub + git over HTTPS on 127.0.0.1, scripted Codex
+#                        (findings, findings again, then 👍), time 30× faster
+# On a terminal (stdin and stdout), approval-gated:
+#   gh-prloop start --mode approval-gated --fixer 'gh-prloop sim fix'
+#     the approval console (type the plan hash), execution, then the loop's
+#     watch console: it drives the wakeups on the simulator's clock and opens
+#     the approval screen of each fix round and of the finalization (type
+#     each hash); q once it shows the loop finalized.
+# Otherwise, autonomous, nothing prompts (stdin is /dev/null throughout):
 #   gh-prloop start --mode autonomous --fixer 'gh-prloop sim fix'
-#   gh-prloop wakeup --all --json   until no loop is ACTIVE
-# then the merge gates the loop reported when it finished. Nothing prompts:
-# autonomous mode needs no approval and stdin is /dev/null throughout.
+#   gh-prloop wakeup --all --json   until no loop is ACTIVE (one line each)
+# Both end with the merge gates the loop reported when it finished.
 # Usage: scripts/demo_loop.sh [BINARY]   (default bin/gh-prloop)
+#        PRLOOP_DEMO_HEADLESS=1 forces the autonomous transcript.
 set -euo pipefail
 bin=$(cd "$(dirname "${1:-bin/gh-prloop}")" && pwd)/$(basename "${1:-bin/gh-prloop}")
 
@@ -19,10 +27,10 @@ cleanup() {
 trap cleanup EXIT
 
 mkdir -m 700 "$work/world" "$work/state"
-# Codex finds something on the first request and answers the second with 👍;
+# Codex finds something on the first two requests and answers the third with 👍;
 # simulated time runs 30× faster, the bot's steps 20 simulated seconds apart,
 # CI passes 20 simulated seconds after each push (before Codex answers).
-"$bin" sim --scenario findings,clean-by-reaction --time-scale 30 --bot-delay 20s --check-delay 20s \
+"$bin" sim --scenario findings,findings,clean-by-reaction --time-scale 30 --bot-delay 20s --check-delay 20s \
   --dir "$work/world" >"$work/info.json" 2>"$work/sim.err" </dev/null &
 simpid=$!
 for _ in $(seq 1 300); do
@@ -40,32 +48,48 @@ for k,v in d["env"].items(): print("export %s=%s" % (k, shlex.quote(v)))' "$work
 export GH_PRLOOP_STATE_DIR="$work/state"
 cd "$checkout"
 
-echo "   start --mode autonomous --fixer '<gh-prloop> sim fix' (the simulator's scripted fixer)"
-"$bin" start --mode autonomous --fixer "'$bin' sim fix" -t "Fix the budget rounding" </dev/null | sed 's/^/     /'
+interactive=
+if [ -t 0 ] && [ -t 1 ] && [ -z "${PRLOOP_DEMO_HEADLESS:-}" ]; then interactive=1; fi
 
-echo "   wakeup --all --json until no loop is ACTIVE:"
-finished=
-for n in $(seq 1 120); do
-  set +e
-  out=$("$bin" wakeup --all --json </dev/null 2>"$work/wakeup.err")
-  code=$?
-  set -e
-  if [ -n "$out" ]; then
-    printf '%s\n' "$out" | python3 -c 'import json,sys
+if [ -n "$interactive" ]; then
+  echo "   start --mode approval-gated --fixer '<gh-prloop> sim fix' (the simulator's scripted fixer)"
+  echo "   Type each plan hash shown (the initial plan, two fix rounds, the finalization), then enter."
+  echo "   The watch console drives the loop on the simulator's clock; q once it shows the loop finalized."
+  "$bin" start --mode approval-gated --fixer "'$bin' sim fix" -t "Fix the budget rounding"
+  echo "   the loop's history (gh-prloop wakeup records):"
+  python3 -c 'import glob,json,os,sys
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "runs", "*", "history.jsonl"))):
+    for n, line in enumerate(open(f), 1):
+        d=json.loads(line)
+        print("     wakeup %-3s %-22s %s" % (n, d.get("action",""), d.get("reason","")))' "$GH_PRLOOP_STATE_DIR" || true
+else
+  echo "   start --mode autonomous --fixer '<gh-prloop> sim fix' (the simulator's scripted fixer)"
+  "$bin" start --mode autonomous --fixer "'$bin' sim fix" -t "Fix the budget rounding" </dev/null | sed 's/^/     /'
+
+  echo "   wakeup --all --json until no loop is ACTIVE:"
+  finished=
+  for n in $(seq 1 120); do
+    set +e
+    out=$("$bin" wakeup --all --json </dev/null 2>"$work/wakeup.err")
+    code=$?
+    set -e
+    if [ -n "$out" ]; then
+      printf '%s\n' "$out" | python3 -c 'import json,sys
 n=sys.argv[1]
 for line in sys.stdin:
     d=json.loads(line)
     print("     wakeup %-3s %-22s %-20s %s" % (n, d["action"], d["reason"], d["done"]))' "$n"
-  fi
-  if [ "$code" -ne 0 ]; then
-    sed 's/^/     /' "$work/wakeup.err" >&2
-    echo "demo: wakeup exited $code" >&2
-    exit "$code"
-  fi
-  if printf '%s' "$out" | grep -q '"action":"finish-finalization"'; then finished=1; break; fi
-  sleep 1
-done
-[ -n "$finished" ] || { echo "demo: the loop did not finish within 120 wakeups" >&2; exit 1; }
+    fi
+    if [ "$code" -ne 0 ]; then
+      sed 's/^/     /' "$work/wakeup.err" >&2
+      echo "demo: wakeup exited $code" >&2
+      exit "$code"
+    fi
+    if printf '%s' "$out" | grep -q '"action":"finish-finalization"'; then finished=1; break; fi
+    sleep 1
+  done
+  [ -n "$finished" ] || { echo "demo: the loop did not finish within 120 wakeups" >&2; exit 1; }
+fi
 
 # finish-finalization kept the fresh merge gates it read in the run's
 # checkpoint (PROTOCOL §7 merge_gate_report); the loop itself never merges.

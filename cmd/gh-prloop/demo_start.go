@@ -55,7 +55,7 @@ this machine.`,
 				in.Validate = []string{git + " --no-optional-locks status --short"}
 			}
 			in.Mode = policy.ModeAutonomous
-			return runStart(ctx, cmd, env, in, nil, false)
+			return runStart(ctx, cmd, env, in, nil, false, false)
 		},
 	}
 }

@@ -19,6 +19,7 @@ func newStartCmd(env planEnv) *cobra.Command {
 		bodyFile string
 		fixer    string
 		asJSON   bool
+		noWatch  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "start [plan flags]",
@@ -39,6 +40,12 @@ group) but never run by a shell; it is recorded with the run.
 Ctrl+C during execution stops between operations and says how to resume
 (gh-prloop apply RUN). --json prints the execution's events, one per line.
 
+On a terminal, once the plan is executed, start becomes the loop's watch
+console (as gh-prloop watch KEY): it drives the wakeups, opens the approval
+screen for each remediation and finalization plan, and shows the loop until
+you press q (closing it stops nothing: the schedule's wakeups carry on).
+--no-watch, --json or no terminal end start when execution ends.
+
 Exit status: 0 done, 1 drift, halt or error, 2 cancelled, stopped or usage
 error, 4 not logged in.`,
 		Example: "  gh-prloop start --title 'Fix the parser'\n  gh-prloop start --mode autonomous --fixer 'my-fixer --strict' --title 'Fix the parser' --json",
@@ -56,7 +63,7 @@ error, 4 not logged in.`,
 			if err != nil {
 				return err
 			}
-			return runStart(cmd.Context(), cmd, env, in, argv, asJSON)
+			return runStart(cmd.Context(), cmd, env, in, argv, asJSON, startWatches(cmd, asJSON, noWatch))
 		},
 	}
 	f := cmd.Flags()
@@ -70,10 +77,13 @@ error, 4 not logged in.`,
 	f.StringVarP(&in.Head, "head", "H", "", "head branch (default: the current branch)")
 	f.StringVarP(&in.Dir, "dir", "C", ".", "run as if started in `dir`")
 	f.BoolVar(&asJSON, "json", false, "print the execution's events as JSON, one per line")
+	f.BoolVar(&noWatch, "no-watch", false, "end when execution ends instead of opening the loop's watch console (on a terminal)")
 	return cmd
 }
 
-func runStart(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.Inputs, fixer []string, asJSON bool) error {
+// runStart plans, approves and executes; with watchAfter an executed plan
+// hands the terminal to the loop's watch console.
+func runStart(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.Inputs, fixer []string, asJSON, watchAfter bool) error {
 	if in.Mode != policy.ModeAutonomous && in.Mode != policy.ModeApprovalGated {
 		return exitWith(2, "--mode must be approval-gated or autonomous, got %q", in.Mode)
 	}
@@ -163,5 +173,8 @@ func runStart(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.I
 	if err != nil {
 		return exitWith(1, "%v", err)
 	}
-	return executeRun(cmd, env, run, a, recorded, asJSON)
+	if err := executeRun(cmd, env, run, a, recorded, asJSON); err != nil || !watchAfter {
+		return err
+	}
+	return watchStarted(cmd, env, runID)
 }

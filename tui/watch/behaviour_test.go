@@ -446,3 +446,45 @@ func TestRereadsContinueAfterAnOvertakenLoad(t *testing.T) {
 		t.Errorf("no reread after an overtaken load (%d → %d)", before, after)
 	}
 }
+
+// asyncApproval ends only when the result of its own command comes back,
+// as the real approval screen does (enter starts a re-check; its message
+// records the approval and quits).
+type asyncApproval struct {
+	fakeApproval
+	checked bool
+}
+
+type asyncCheckedMsg struct{}
+
+func (a *asyncApproval) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		a.keys = append(a.keys, msg.String())
+		if msg.Type == tea.KeyEnter {
+			return a, func() tea.Msg { return asyncCheckedMsg{} }
+		}
+	case asyncCheckedMsg:
+		a.checked = true
+		return a, tea.Quit
+	}
+	return a, nil
+}
+
+// The approval screen's own messages reach it: a screen that finishes by
+// way of a command's result returns to the console (they were dropped, so
+// an approval typed in the watch console never got recorded).
+func TestApprovalScreenReceivesItsOwnMessages(t *testing.T) {
+	scr := &asyncApproval{}
+	m := syncModel(t, Config{Load: constant(awaitingApproval()), Approval: func(status.Loop) (Screen, error) { return scr, nil }}, 80, 24)
+	if m.child == nil {
+		t.Fatal("the approval screen did not open")
+	}
+	pressKeys(t, m, "enter")
+	if !scr.checked {
+		t.Fatal("the approval screen's command result never reached it")
+	}
+	if m.child != nil {
+		t.Fatal("the approval screen's quit did not return to the console")
+	}
+}

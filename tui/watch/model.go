@@ -198,13 +198,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.promptKey(k)
 	}
 	if m.child != nil {
-		// The console keeps its own clock, loads and wakeups while the
-		// child has the screen; everything else is the child's: its keys
-		// and also the results of its own commands (the approval screen's
-		// re-check and record, its spinner), without which it never ends.
 		switch msg.(type) {
-		case tickMsg, loadedMsg, progressMsg, wakeupDoneMsg, actionMsg:
-		default:
+		case tea.KeyMsg, tea.WindowSizeMsg, approvalEndedMsg:
 			return m, m.childUpdate(msg)
 		}
 	}

@@ -58,10 +58,22 @@ func crashAfterUpdate(t *testing.T) (*world, int) {
 // An update-automation killed after it recorded the round (the round's
 // plan is gone from the checkpoint, so no resume finds it) is receipted by
 // the next wakeup from the checkpoint, with exactly the receipt the
-// executor writes; nothing is sent again.
+// executor writes; nothing is sent again. A checkpoint that does not hold
+// the round the reservation announced is not its record: that wakeup fails
+// closed, naming both, and receipts nothing.
 func TestWakeupReceiptsAnUpdateKilledAfterItsRecord(t *testing.T) {
 	w, pushes0 := crashAfterUpdate(t)
+	w.editCheckpoint(func(c *checkpoint.Checkpoint) { c.RequestCommentID++ })
 	o := wakeup.One(context.Background(), w.remediationDeps(nil), w.key)
+	if o.Exit != wakeup.ExitHalt || !strings.Contains(o.Error, "was reserved for round 1") {
+		t.Fatalf("wakeup with a checkpoint that does not hold the round: %+v", o)
+	}
+	if w.updateRecord().Done() {
+		t.Fatal("update-automation was receipted from a checkpoint that does not hold its round")
+	}
+	w.editCheckpoint(func(c *checkpoint.Checkpoint) { c.RequestCommentID-- })
+
+	o = wakeup.One(context.Background(), w.remediationDeps(nil), w.key)
 	if o.Error != "" || !strings.Contains(o.Done, "receipted fix round 1's update-automation") {
 		t.Fatalf("wakeup after the crash: %+v", o)
 	}
@@ -77,20 +89,5 @@ func TestWakeupReceiptsAnUpdateKilledAfterItsRecord(t *testing.T) {
 	// A later wakeup finds nothing more to receipt.
 	if o := wakeup.One(context.Background(), w.remediationDeps(nil), w.key); o.Error != "" || strings.Contains(o.Done, "receipted") {
 		t.Fatalf("second wakeup: %+v", o)
-	}
-}
-
-// A checkpoint that does not hold the round the reservation announced is
-// not this reservation's record: nothing is receipted and the wakeup fails
-// closed with an error naming both.
-func TestWakeupRefusesToReceiptAnUpdateTheCheckpointDoesNotHold(t *testing.T) {
-	w, _ := crashAfterUpdate(t)
-	w.editCheckpoint(func(c *checkpoint.Checkpoint) { c.RequestCommentID++ })
-	o := wakeup.One(context.Background(), w.remediationDeps(nil), w.key)
-	if o.Exit != wakeup.ExitHalt || !strings.Contains(o.Error, "was reserved for round 1") {
-		t.Fatalf("wakeup: %+v", o)
-	}
-	if w.updateRecord().Done() {
-		t.Fatal("update-automation was receipted from a checkpoint that does not hold its round")
 	}
 }

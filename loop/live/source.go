@@ -11,6 +11,7 @@ import (
 
 	"github.com/prloop/gh-prloop/automations"
 	"github.com/prloop/gh-prloop/core/classify"
+	"github.com/prloop/gh-prloop/core/evaluate"
 	"github.com/prloop/gh-prloop/core/observe"
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/core/schema"
@@ -274,6 +275,13 @@ func fromHistory(l *status.Loop, hist []wakeup.Record, cp *checkpoint.Checkpoint
 	last := hist[len(hist)-1]
 	l.Next = status.Next{Action: last.Action, Reason: last.Reason, Message: last.Message, PlanHash: last.PlanHash}
 	l.ObservedAt = parseTime(last.Time)
+	if executed(last) {
+		// The wakeup carried its action out: what comes next is only known
+		// once the next wakeup observes the result (a reopened console must
+		// not offer to execute a plan that already ran).
+		l.Next = status.Next{Action: evaluate.ActionWait, Reason: status.ReasonExecuted, Message: last.Done}
+		return
+	}
 	if cp != nil && last.PlanHash != "" {
 		switch {
 		case cp.RemediationPlanHash != nil && *cp.RemediationPlanHash == last.PlanHash:
@@ -397,4 +405,14 @@ func fromSnapshot(l *status.Loop, snap *state.Snapshot) {
 		}
 		l.Threads = append(l.Threads, th)
 	}
+}
+
+// executed reports whether a history record is an execute action that
+// finished (a failure is recorded as "error", a halt as "halt").
+func executed(r wakeup.Record) bool {
+	switch r.Action {
+	case evaluate.ActionExecuteRemediation, evaluate.ActionExecuteFinalization, evaluate.ActionFinishFinalization:
+		return r.Done != ""
+	}
+	return false
 }

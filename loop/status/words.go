@@ -44,6 +44,11 @@ func HaltWords(reason string) string {
 	return reason
 }
 
+// ReasonExecuted is the console's reason (never core's) for a loop whose
+// last wakeup carried out an execute action: nothing is decided until the
+// next wakeup observes its result.
+const ReasonExecuted = "executed"
+
 // NextWords is the evaluator's next action in words, as the console's
 // "next" line and the table's column say it.
 func (l Loop) NextWords() string {
@@ -63,6 +68,8 @@ func (l Loop) NextWords() string {
 			return "wait — for Codex to answer the review request"
 		case evaluate.ReasonClaimed:
 			return "wait — another wakeup holds the claim"
+		case ReasonExecuted:
+			return "wait — the plan was executed; the next wakeup observes the result"
 		}
 		return "wait"
 	case evaluate.ActionAwaitApproval:
@@ -155,6 +162,9 @@ func (l Loop) NextShort() string {
 	case evaluate.ActionWait:
 		if l.Next.Reason == evaluate.ReasonAwaitingResponse {
 			return "wait for Codex"
+		}
+		if l.Next.Reason == ReasonExecuted {
+			return "wait: executed"
 		}
 		return "wait"
 	case evaluate.ActionAwaitApproval:

@@ -227,7 +227,9 @@ func fullCheckActions(t *testing.T, steps []fullStep, key string, gated bool) []
 				commits = append(commits, sha)
 			}
 		case evaluate.ActionExecuteFinalization:
-			done = "finalization: marked ready"
+			// The loop opened the PR ready for review (PROTOCOL §8), so
+			// finalization finds it ready and resolves the threads.
+			done = "finalization: the PR was already ready, resolved "
 		case evaluate.ActionFinishFinalization:
 			done = "deleted automation " + key
 		default:

@@ -53,7 +53,8 @@ if [ -t 0 ] && [ -t 1 ] && [ -z "${PRLOOP_DEMO_HEADLESS:-}" ]; then interactive=
 
 if [ -n "$interactive" ]; then
   echo "   start --mode approval-gated --fixer '<gh-prloop> sim fix' (the simulator's scripted fixer)"
-  echo "   Type each plan hash shown (the initial plan, two fix rounds, the finalization), then enter."
+  echo "   Type each plan hash shown (the initial plan, two fix rounds, the finalization), then enter;"
+  echo "   read each fix round's diff and press y to commit it (n refuses: nothing is committed)."
   echo "   The watch console drives the loop on the simulator's clock; q once it shows the loop finalized."
   "$bin" start --mode approval-gated --fixer "'$bin' sim fix" -t "Fix the budget rounding"
   echo "   the loop's history (gh-prloop wakeup records):"

@@ -17,7 +17,8 @@ const demoReads = 3000
 // report console (step 2), the hash typed on every approval console it
 // meets — step 3's plan, step 5's initial plan, then inside the watch
 // console that start turns into, each fix round's and the finalization's
-// plan — and q once the watch console shows the loop finalized. The demo
+// plan, with y on each fix round's diff shown before its commit — and q
+// once the watch console shows the loop finalized. The demo
 // then prints the loop's history and the merge-gate report and exits 0.
 func TestMakeDemoOnARealTerminal(t *testing.T) {
 	requireTmux(t)
@@ -49,6 +50,7 @@ func TestMakeDemoOnARealTerminal(t *testing.T) {
 	var s string
 	var titles []string // the title row of each approval console met
 	watched := false    // the watch console of step 5 was on screen
+	diffs := 0          // diff screens confirmed with y
 	for n := 0; ; n++ {
 		if n > demoReads {
 			t.Fatalf("make demo did not end; the terminal shows:\n%s\nhashes typed: %v", s, hashes)
@@ -66,6 +68,14 @@ func TestMakeDemoOnARealTerminal(t *testing.T) {
 			term.typeLine(h)
 		case strings.Contains(s, "octo-org/widgets#42") && strings.Contains(s, "r refresh") && strings.Contains(s, "q quit"):
 			pressQ("report", n)
+		case strings.Contains(s, "y commit • n refuse"):
+			// Approval-gated: the console shows each fix round's diff
+			// before its commit; the person reads it and commits.
+			if last, ok := lastQ["diff"]; !ok || n-last > 10 {
+				lastQ["diff"] = n
+				diffs++
+				term.press("y")
+			}
 		case strings.Contains(s, "FINALIZED") && strings.Contains(s, "q quit"):
 			pressQ("watch", n)
 		}
@@ -82,6 +92,11 @@ func TestMakeDemoOnARealTerminal(t *testing.T) {
 	// Step 3's plan, step 5's initial plan, two fix rounds, the finalization.
 	if len(hashes) != 5 {
 		t.Errorf("typed %d plan hashes, want 5: %v", len(hashes), hashes)
+	}
+	// Each fix round's diff was shown before its commit (a screen seen
+	// again after a y only if the first press came before it read keys).
+	if diffs < 2 {
+		t.Errorf("confirmed %d diffs, want one per fix round (2)", diffs)
 	}
 	if !watched {
 		t.Error("start never turned into the loop's watch console")

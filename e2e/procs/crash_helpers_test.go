@@ -1,8 +1,6 @@
 package procs
 
 import (
-	"bufio"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +12,6 @@ import (
 	"github.com/prloop/gh-prloop/ghsim"
 	"github.com/prloop/gh-prloop/ghsim/testbed"
 	"github.com/prloop/gh-prloop/loop/checkpoint"
-	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/journal"
 	"github.com/prloop/gh-prloop/loop/wakeup"
 	"github.com/prloop/gh-prloop/statestore"
@@ -26,37 +23,9 @@ import (
 func (w *world) crashStart() (key, runID string) {
 	t := w.t
 	t.Helper()
-	r := w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json",
-		"--fixer", "'"+binary+"' sim fix", "--validate", "true")
-	if r.code != 0 {
-		t.Fatalf("start: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	var last initial.Event
-	sc := bufio.NewScanner(strings.NewReader(r.stdout))
-	for sc.Scan() {
-		if err := json.Unmarshal(sc.Bytes(), &last); err != nil {
-			t.Fatalf("--json line %q: %v", sc.Text(), err)
-		}
-	}
-	if last.Result == nil || last.Result.Status != "ACTIVE" {
-		t.Fatalf("start's last event %+v", last)
-	}
-	return last.Result.AutomationKey, last.Result.RunID
-}
-
-// crashOutcomes decodes `wakeup --json` lines.
-func (w *world) crashOutcomes(stdout string) []wakeup.Outcome {
-	w.t.Helper()
-	var outs []wakeup.Outcome
-	sc := bufio.NewScanner(strings.NewReader(stdout))
-	for sc.Scan() {
-		var o wakeup.Outcome
-		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
-			w.t.Fatalf("wakeup --json line %q: %v", sc.Text(), err)
-		}
-		outs = append(outs, o)
-	}
-	return outs
+	res := startResult(t, w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json",
+		"--fixer", "'"+binary+"' sim fix", "--validate", "true"))
+	return res.AutomationKey, res.RunID
 }
 
 // crashWake runs `wakeup KEY --json` with PRLOOP_FAULT=point ("" none).
@@ -91,7 +60,7 @@ func (w *world) crashWakeUntilKilled(key, point string) []wakeup.Outcome {
 		if r.signal == syscall.SIGKILL {
 			return all
 		}
-		outs := w.crashOutcomes(r.stdout)
+		outs := outcomes(w.t, r.stdout)
 		all = append(all, outs...)
 		if r.code != 0 {
 			w.t.Fatalf("waiting for %s: exit %d\n%s\n%s\nso far: %+v", point, r.code, r.stdout, r.stderr, all)

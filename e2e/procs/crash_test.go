@@ -89,7 +89,7 @@ func TestWakeupKilledAtEverySideEffect(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("the last wakeup: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if outs := w.crashOutcomes(r.stdout); len(outs) != 1 || outs[0].Key != key || outs[0].Action != "finish-finalization" || outs[0].Error != "" {
+	if outs := outcomes(w.t, r.stdout); len(outs) != 1 || outs[0].Key != key || outs[0].Action != "finish-finalization" || outs[0].Error != "" {
 		t.Fatalf("the last wakeup: %+v", outs)
 	}
 	if r := w.gh(nil, "wakeup", "--all", "--json"); r.code != 0 || strings.TrimSpace(r.stdout) != "" {
@@ -182,7 +182,7 @@ func TestTwoWakeupAllAtOnce(t *testing.T) {
 			if r.code != 0 && r.code != 8 {
 				t.Fatalf("wakeup --all: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 			}
-			outs := w.crashOutcomes(r.stdout)
+			outs := outcomes(w.t, r.stdout)
 			if len(outs) > 1 {
 				t.Fatalf("one loop, %d outcomes: %+v", len(outs), outs)
 			}

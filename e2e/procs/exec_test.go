@@ -1,8 +1,6 @@
 package procs
 
 import (
-	"bufio"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,21 +14,8 @@ import (
 
 func TestStartAutonomousEndToEnd(t *testing.T) {
 	w := newWorld(t)
-	r := w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json", "--fixer", "true")
-	if r.code != 0 {
-		t.Fatalf("start: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	var last initial.Event
-	sc := bufio.NewScanner(strings.NewReader(r.stdout))
-	for sc.Scan() {
-		if err := json.Unmarshal(sc.Bytes(), &last); err != nil {
-			t.Fatalf("--json line %q: %v", sc.Text(), err)
-		}
-	}
-	if last.Event != initial.EventResult || last.Result == nil || last.Result.Status != "ACTIVE" {
-		t.Fatalf("last event %+v", last)
-	}
-	w.checkEndState(last.Result.RunID)
+	res := startResult(t, w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json", "--fixer", "true"))
+	w.checkEndState(res.RunID)
 }
 
 func TestApplyAfterPlanEndToEnd(t *testing.T) {

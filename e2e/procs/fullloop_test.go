@@ -1,7 +1,6 @@
 package procs
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,7 +19,6 @@ import (
 	"github.com/prloop/gh-prloop/ghsim/standalone"
 	"github.com/prloop/gh-prloop/ghsim/testbed"
 	"github.com/prloop/gh-prloop/loop/checkpoint"
-	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/wakeup"
 	"github.com/prloop/gh-prloop/statestore"
 )
@@ -61,21 +59,6 @@ type fullStep struct {
 	code int
 }
 
-// fullOutcomes parses `wakeup --json` lines.
-func fullOutcomes(t *testing.T, stdout string) []wakeup.Outcome {
-	t.Helper()
-	var outs []wakeup.Outcome
-	sc := bufio.NewScanner(strings.NewReader(stdout))
-	for sc.Scan() {
-		var o wakeup.Outcome
-		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
-			t.Fatalf("wakeup --json line %q: %v", sc.Text(), err)
-		}
-		outs = append(outs, o)
-	}
-	return outs
-}
-
 // fullDrive runs `wakeup --all --json` until no automation is ACTIVE (a
 // bounded number of tries; the pause between them only lets simulated time
 // pass, nothing is asserted about it). An exit 8 is handed to pending,
@@ -95,7 +78,7 @@ func (w *world) fullDrive(pending func(wakeup.Outcome)) []fullStep {
 			return steps
 		}
 		r := w.gh(nil, "wakeup", "--all", "--json")
-		outs := fullOutcomes(t, r.stdout)
+		outs := outcomes(t, r.stdout)
 		if len(outs) != 1 {
 			t.Fatalf("wakeup --all printed %d lines for one loop (exit %d)\n%s\n%s", len(outs), r.code, r.stdout, r.stderr)
 		}
@@ -119,20 +102,7 @@ func (w *world) fullStart() string {
 	w.t.Helper()
 	r := w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json",
 		"--fixer", "'"+binary+"' sim fix")
-	if r.code != 0 {
-		w.t.Fatalf("start: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	var last initial.Event
-	sc := bufio.NewScanner(strings.NewReader(r.stdout))
-	for sc.Scan() {
-		if err := json.Unmarshal(sc.Bytes(), &last); err != nil {
-			w.t.Fatalf("--json line %q: %v", sc.Text(), err)
-		}
-	}
-	if last.Result == nil || last.Result.Status != "ACTIVE" {
-		w.t.Fatalf("start's last event %+v", last)
-	}
-	return last.Result.RunID
+	return startResult(w.t, r).RunID
 }
 
 // fullKey is the run's loop key, read from its checkpoint-to-be (the
@@ -147,6 +117,10 @@ func (w *world) fullKey() string {
 }
 
 // fullActions counts every action the steps did, in order.
+//
+// A wakeup that superseded its plan at re-validation (the world moved
+// between the plan and its first side effect; Outcome.Superseded) lists
+// only the replacement's execution: the attempt it replaced did nothing.
 func fullActions(steps []fullStep) []string {
 	var seq []string
 	for _, s := range steps {
@@ -183,6 +157,9 @@ func fullCheckActions(t *testing.T, steps []fullStep, key string, gated bool) []
 	for a, n := range want {
 		if got := fullCount(seq, a); got != n {
 			t.Errorf("%s done %d times, want %d: %v", a, got, n, seq)
+			for i, s := range steps {
+				t.Logf("step %d: exit %d actions %v superseded %q done %q error %q", i, s.code, s.out.Actions, s.out.Superseded, s.out.Done, s.out.Error)
+			}
 		}
 	}
 	if fullCount(seq, evaluate.ActionPlanFinalization) < 1 {
@@ -375,7 +352,7 @@ func (w *world) fullCheckDone(key string) {
 	t := w.t
 	t.Helper()
 	r := w.gh(nil, "wakeup", key, "--json")
-	outs := fullOutcomes(t, r.stdout)
+	outs := outcomes(t, r.stdout)
 	if r.code != 0 || len(outs) != 1 {
 		t.Fatalf("wakeup of the finished loop: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -530,7 +507,7 @@ func TestFullWaitReportHalt(t *testing.T) {
 	w.fullStart()
 	key := w.fullKey()
 	r := w.gh(nil, "wakeup", key, "--json")
-	outs := fullOutcomes(t, r.stdout)
+	outs := outcomes(t, r.stdout)
 	if r.code != 0 || len(outs) != 1 {
 		t.Fatalf("wakeup: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
@@ -547,7 +524,7 @@ func TestFullWaitReportHalt(t *testing.T) {
 	}
 	pr.Update(func(p *ghsim.PullRequest) { p.State = "closed" })
 	r = w.gh(nil, "wakeup", "--all", "--json")
-	outs = fullOutcomes(t, r.stdout)
+	outs = outcomes(t, r.stdout)
 	if r.code != 1 || len(outs) != 1 {
 		t.Fatalf("wakeup of the closed PR: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}

@@ -1,7 +1,6 @@
 package procs
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -18,7 +17,6 @@ import (
 	"github.com/prloop/gh-prloop/ghsim/standalone"
 	"github.com/prloop/gh-prloop/ghsim/testbed"
 	"github.com/prloop/gh-prloop/gitx"
-	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/wakeup"
 )
 
@@ -72,25 +70,12 @@ func (h *haltWorld) haltStart(fixer string, validate ...string) {
 	for _, v := range validate {
 		args = append(args, "--validate", v)
 	}
-	r := h.gh(nil, args...)
-	if r.code != 0 {
-		t.Fatalf("start: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	var last initial.Event
-	sc := bufio.NewScanner(strings.NewReader(r.stdout))
-	for sc.Scan() {
-		if err := json.Unmarshal(sc.Bytes(), &last); err != nil {
-			t.Fatalf("--json line %q: %v", sc.Text(), err)
-		}
-	}
-	if last.Result == nil || last.Result.Status != automations.StatusActive {
-		t.Fatalf("start's last event %+v", last)
-	}
+	res := startResult(t, h.gh(nil, args...))
 	all := h.automations()
 	if len(all) != 1 || all[0].Status != automations.StatusActive {
 		t.Fatalf("automations after start: %+v", all)
 	}
-	h.key, h.runID = all[0].Key, last.Result.RunID
+	h.key, h.runID = all[0].Key, res.RunID
 }
 
 // haltSimFixer is the --fixer value of the real scripted fixer.
@@ -101,21 +86,7 @@ func (h *haltWorld) haltWake(args ...string) (result, []wakeup.Outcome) {
 	t := h.t
 	t.Helper()
 	r := h.gh(nil, append(append([]string{"wakeup"}, args...), "--json")...)
-	return r, haltOutcomes(t, r.stdout)
-}
-
-func haltOutcomes(t *testing.T, stdout string) []wakeup.Outcome {
-	t.Helper()
-	var outs []wakeup.Outcome
-	sc := bufio.NewScanner(strings.NewReader(stdout))
-	for sc.Scan() {
-		var o wakeup.Outcome
-		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
-			t.Fatalf("wakeup --json line %q: %v", sc.Text(), err)
-		}
-		outs = append(outs, o)
-	}
-	return outs
+	return r, outcomes(t, r.stdout)
 }
 
 // haltWakeOne wakes the loop by key and wants exactly one outcome with

@@ -1,7 +1,6 @@
 package procs
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -14,7 +13,6 @@ import (
 	"github.com/prloop/gh-prloop/automations"
 	"github.com/prloop/gh-prloop/ghsim"
 	"github.com/prloop/gh-prloop/ghsim/standalone"
-	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/wakeup"
 	"github.com/prloop/gh-prloop/statestore"
 )
@@ -99,15 +97,7 @@ func (w *world) wakeups(approveHash func(string)) []wakeup.Outcome {
 			return all
 		}
 		r := w.gh(nil, "wakeup", "--all", "--json")
-		var outs []wakeup.Outcome
-		sc := bufio.NewScanner(strings.NewReader(r.stdout))
-		for sc.Scan() {
-			var o wakeup.Outcome
-			if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
-				t.Fatalf("wakeup --json line %q: %v", sc.Text(), err)
-			}
-			outs = append(outs, o)
-		}
+		outs := outcomes(t, r.stdout)
 		all = append(all, outs...)
 		switch {
 		case r.code == 0:
@@ -221,22 +211,8 @@ func containsInOrder(seq, want []string) bool {
 // scripted fixer, wakeup --all --json until nothing is ACTIVE.
 func TestAutonomousLoopEndToEnd(t *testing.T) {
 	w := newLoopWorld(t)
-	r := w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json",
-		"--fixer", "'"+binary+"' sim fix")
-	if r.code != 0 {
-		t.Fatalf("start: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	var last initial.Event
-	sc := bufio.NewScanner(strings.NewReader(r.stdout))
-	for sc.Scan() {
-		if err := json.Unmarshal(sc.Bytes(), &last); err != nil {
-			t.Fatalf("--json line %q: %v", sc.Text(), err)
-		}
-	}
-	if last.Result == nil || last.Result.Status != "ACTIVE" {
-		t.Fatalf("start's last event %+v", last)
-	}
-	runID := last.Result.RunID
+	runID := startResult(t, w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json",
+		"--fixer", "'"+binary+"' sim fix")).RunID
 	outs := w.wakeups(nil)
 	seq := executed(outs)
 	t.Logf("executed: %v", seq)

@@ -1,12 +1,10 @@
 package procs
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,7 +12,6 @@ import (
 	"github.com/prloop/gh-prloop/ghsim"
 	"github.com/prloop/gh-prloop/ghsim/standalone"
 	"github.com/prloop/gh-prloop/loop/checkpoint"
-	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/loop/wakeup"
 	"github.com/prloop/gh-prloop/statestore"
 )
@@ -148,7 +145,7 @@ func TestReplanAutonomousLoopReachesDone(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("start: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	runID := replanRunID(t, r.stdout)
+	runID := startResult(t, r).RunID
 	outs := w.wakeups(nil) // any halt (exit 1) fails here
 	replanOnce(t, outs)
 	sup := replanSuperseded(outs)
@@ -199,23 +196,6 @@ func TestReplanApprovalGatedNeedsTheNewHash(t *testing.T) {
 	}
 	w.checkLoopEnd(runID)
 	replanFinalChecks(t, w, runID, "pass")
-}
-
-// replanRunID is the run id in the last event of `start --json`, whose
-// automation must be ACTIVE.
-func replanRunID(t *testing.T, stdout string) string {
-	t.Helper()
-	var last initial.Event
-	sc := bufio.NewScanner(strings.NewReader(stdout))
-	for sc.Scan() {
-		if err := json.Unmarshal(sc.Bytes(), &last); err != nil {
-			t.Fatalf("--json line %q: %v", sc.Text(), err)
-		}
-	}
-	if last.Result == nil || last.Result.Status != "ACTIVE" {
-		t.Fatalf("start's last event %+v", last)
-	}
-	return last.Result.RunID
 }
 
 // replanFinalChecks: the merge-gate report finish-finalization recorded

@@ -74,6 +74,11 @@ func (w *waker) execute(ctx context.Context, o Outcome, snap *state.Snapshot, re
 		// it is superseded and this wakeup plans again.
 		var se *StaleError
 		if errors.As(xerr, &se) {
+			// The superseded attempt did nothing: it is not one of the
+			// actions this wakeup did (the replacement's are appended).
+			if n := len(o.Actions); n > 0 && o.Actions[n-1] == res.Action {
+				o.Actions = o.Actions[:n-1]
+			}
 			return w.supersede(ctx, o, se.r)
 		}
 		var h *HaltError

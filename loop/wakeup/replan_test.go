@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -146,6 +147,10 @@ func TestSupersedeFinalizationAtRevalidationAutonomous(t *testing.T) {
 	}
 	if calls != 2 || hashes[0] == hashes[1] || o.PlanHash != hashes[1] || o.Superseded != hashes[0] {
 		t.Fatalf("executor calls %d with %v; outcome %+v", calls, hashes, o)
+	}
+	// The superseded attempt did nothing, so it is not listed as done.
+	if n := slices.Index(o.Actions, evaluate.ActionExecuteFinalization); n < 0 || slices.Contains(o.Actions[n+1:], evaluate.ActionExecuteFinalization) {
+		t.Fatalf("actions %v list the superseded execution", o.Actions)
 	}
 	sup := w.replanHistory()
 	if len(sup) != 1 || sup[0].PlanHash != hashes[0] || !strings.Contains(sup[0].Message, "the checks gate changed from pending to pass") {

@@ -78,38 +78,45 @@ func (w *world) automations() []automations.Record {
 }
 
 // wakeups runs `wakeup --all --json` until no automation is left ACTIVE
-// (a bounded number of tries; the pause between them only lets simulated
-// time pass, nothing is asserted about it) and returns every outcome.
-// An exit 8 (a plan awaiting approval) is handed to approveHash, which
-// may approve it; nil fails the test.
+// (fullDrive) and returns every outcome. An exit 8 (a plan awaiting
+// approval) hands its hash to approveHash, which may approve it; nil fails
+// the test.
 func (w *world) wakeups(approveHash func(string)) []wakeup.Outcome {
-	t := w.t
+	var pending func(wakeup.Outcome)
+	if approveHash != nil {
+		pending = func(o wakeup.Outcome) {
+			if o.PlanHash == "" {
+				w.t.Fatalf("a wakeup exited 8 without a plan hash: %+v", o)
+			}
+			approveHash(o.PlanHash)
+		}
+	}
+	var outs []wakeup.Outcome
+	for _, s := range w.fullDrive(pending) {
+		outs = append(outs, s.out)
+	}
+	return outs
+}
+
+// executedOnceInOrder: each execute action ran exactly once, in the loop's order.
+func executedOnceInOrder(t *testing.T, outs []wakeup.Outcome) {
 	t.Helper()
-	var all []wakeup.Outcome
-	for range 300 {
-		active := 0
-		for _, a := range w.automations() {
-			if a.Status == automations.StatusActive {
-				active++
+	seq := executed(outs)
+	want := []string{"execute-remediation", "execute-finalization", "finish-finalization"}
+	if !containsInOrder(seq, want) {
+		t.Fatalf("executed %v, want %v in order; outcomes %+v", seq, want, outs)
+	}
+	for _, a := range want {
+		n := 0
+		for _, s := range seq {
+			if s == a {
+				n++
 			}
 		}
-		if active == 0 {
-			return all
+		if n != 1 {
+			t.Errorf("%s executed %d times: %v", a, n, seq)
 		}
-		r := w.gh(nil, "wakeup", "--all", "--json")
-		outs := outcomes(t, r.stdout)
-		all = append(all, outs...)
-		switch {
-		case r.code == 0:
-		case r.code == 8 && approveHash != nil && len(outs) == 1 && outs[0].PlanHash != "":
-			approveHash(outs[0].PlanHash)
-		default:
-			t.Fatalf("wakeup: exit %d\n%s\n%s\nso far: %+v", r.code, r.stdout, r.stderr, all)
-		}
-		time.Sleep(500 * time.Millisecond)
 	}
-	t.Fatalf("a loop is still ACTIVE after 300 wakeups: %+v", all)
-	return nil
 }
 
 // executed is the sequence of actions a wakeup carried out (done set),
@@ -214,23 +221,8 @@ func TestAutonomousLoopEndToEnd(t *testing.T) {
 	runID := startResult(t, w.gh(nil, "start", "--mode", "autonomous", "--title", title, "--body-file", "../body.md", "--json",
 		"--fixer", "'"+binary+"' sim fix")).RunID
 	outs := w.wakeups(nil)
-	seq := executed(outs)
-	t.Logf("executed: %v", seq)
-	want := []string{"execute-remediation", "execute-finalization", "finish-finalization"}
-	if !containsInOrder(seq, want) {
-		t.Fatalf("executed %v, want %v in order; outcomes %+v", seq, want, outs)
-	}
-	for _, a := range want {
-		n := 0
-		for _, s := range seq {
-			if s == a {
-				n++
-			}
-		}
-		if n != 1 {
-			t.Errorf("%s executed %d times: %v", a, n, seq)
-		}
-	}
+	t.Logf("executed: %v", executed(outs))
+	executedOnceInOrder(t, outs)
 	w.checkLoopEnd(runID)
 }
 

@@ -113,27 +113,6 @@ func replanSuperseded(outs []wakeup.Outcome) []wakeup.Outcome {
 	return sup
 }
 
-// replanOnce: each execute action ran exactly once, in the loop's order.
-func replanOnce(t *testing.T, outs []wakeup.Outcome) {
-	t.Helper()
-	seq := executed(outs)
-	want := []string{"execute-remediation", "execute-finalization", "finish-finalization"}
-	if !containsInOrder(seq, want) {
-		t.Fatalf("executed %v, want %v in order; outcomes %+v", seq, want, outs)
-	}
-	for _, a := range want {
-		n := 0
-		for _, s := range seq {
-			if s == a {
-				n++
-			}
-		}
-		if n != 1 {
-			t.Errorf("%s executed %d times: %v", a, n, seq)
-		}
-	}
-}
-
 // The gates race, autonomous, real processes: CI passes between the
 // finalization plan and its re-validation in the same wakeup. The plan is
 // superseded before any side effect, the new plan (checks pass) executed
@@ -147,7 +126,7 @@ func TestReplanAutonomousLoopReachesDone(t *testing.T) {
 	}
 	runID := startResult(t, r).RunID
 	outs := w.wakeups(nil) // any halt (exit 1) fails here
-	replanOnce(t, outs)
+	executedOnceInOrder(t, outs)
 	sup := replanSuperseded(outs)
 	if len(sup) != 1 || sup[0].Action != "execute-finalization" || sup[0].PlanHash == sup[0].Superseded || sup[0].Exit != 0 {
 		t.Fatalf("superseding outcomes %+v, want one execute-finalization of a new plan", sup)
@@ -180,7 +159,7 @@ func TestReplanApprovalGatedNeedsTheNewHash(t *testing.T) {
 		}
 		approved = append(approved, hash)
 	})
-	replanOnce(t, outs)
+	executedOnceInOrder(t, outs)
 	sup := replanSuperseded(outs)
 	if len(sup) != 1 {
 		t.Fatalf("superseding outcomes %+v, want one", sup)

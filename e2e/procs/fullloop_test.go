@@ -1,12 +1,9 @@
 package procs
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -37,18 +34,9 @@ func fullWorldScaled(t *testing.T, scale float64, kinds ...ghsim.ScenarioKind) *
 	t.Helper()
 	gates := standalone.DefaultGates()
 	gates.CheckDelay = 20 * time.Second
-	s, err := standalone.Start(context.Background(), standalone.Options{
+	w := worldOn(t, standalone.Options{
 		Dir: t.TempDir(), TimeScale: scale, BotDelay: 20 * time.Second, Gates: &gates, Scenarios: kinds,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	if err := os.WriteFile(filepath.Join(s.Info().Checkout, "..", "body.md"), []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	w := &world{t: t, sim: s, state: t.TempDir(), pushes0: s.Bed.GitServer.Pushes()}
-	w.seedPushes = len(loopSimState(t, w).Pushes)
+	}, "")
 	return w
 }
 

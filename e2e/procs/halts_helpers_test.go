@@ -2,7 +2,6 @@ package procs
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -45,18 +44,9 @@ func haltNewWorld(t *testing.T, kinds ...ghsim.ScenarioKind) *haltWorld {
 	clock := ghsim.NewManualClock(time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC))
 	// No gate script: the gates stay as seeded (mergeable, clean), so a
 	// merge through the API is allowed and no check run moves under a halt.
-	s, err := standalone.Start(context.Background(), standalone.Options{
+	w := worldOn(t, standalone.Options{
 		Dir: t.TempDir(), Clock: clock.Now, BotDelay: haltBotDelay, Scenarios: kinds,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	if err := os.WriteFile(filepath.Join(s.Info().Checkout, "..", "body.md"), []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	w := &world{t: t, sim: s, state: t.TempDir(), pushes0: s.Bed.GitServer.Pushes()}
-	w.seedPushes = len(loopSimState(t, w).Pushes)
+	}, "")
 	return &haltWorld{world: w, clock: clock}
 }
 

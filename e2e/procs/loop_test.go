@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -28,19 +26,10 @@ func newLoopWorld(t *testing.T) *world {
 	t.Helper()
 	gates := standalone.DefaultGates()
 	gates.CheckDelay = 20 * time.Second
-	s, err := standalone.Start(context.Background(), standalone.Options{
+	w := worldOn(t, standalone.Options{
 		Dir: t.TempDir(), TimeScale: 30, BotDelay: 20 * time.Second, Gates: &gates,
 		Scenarios: []ghsim.ScenarioKind{ghsim.Findings, ghsim.CleanByReaction},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	if err := os.WriteFile(filepath.Join(s.Info().Checkout, "..", "body.md"), []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	w := &world{t: t, sim: s, state: t.TempDir(), pushes0: s.Bed.GitServer.Pushes()}
-	w.seedPushes = len(loopSimState(t, w).Pushes)
+	}, "")
 	return w
 }
 

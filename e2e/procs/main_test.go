@@ -68,7 +68,21 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	s, err := standalone.Start(context.Background(), standalone.Options{Dir: t.TempDir()})
+	return worldOn(t, standalone.Options{}, "")
+}
+
+// worldOn starts a standalone simulator with opts (in a temporary
+// directory), writes the PR body beside its checkout, and records what the
+// seeding pushed; state "" is a fresh state root.
+func worldOn(t *testing.T, opts standalone.Options, state string) *world {
+	t.Helper()
+	if opts.Dir == "" {
+		opts.Dir = t.TempDir()
+	}
+	if state == "" {
+		state = t.TempDir()
+	}
+	s, err := standalone.Start(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +91,9 @@ func newWorld(t *testing.T) *world {
 	if err := os.WriteFile(filepath.Join(s.Info().Checkout, "..", "body.md"), []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return &world{t: t, sim: s, state: t.TempDir(), pushes0: s.Bed.GitServer.Pushes()}
+	w := &world{t: t, sim: s, state: state, pushes0: s.Bed.GitServer.Pushes()}
+	w.seedPushes = len(loopSimState(t, w).Pushes)
+	return w
 }
 
 // env is the child's whole environment: the simulator's variables, a

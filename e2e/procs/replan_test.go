@@ -1,7 +1,6 @@
 package procs
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -64,19 +63,10 @@ func newReplanWorld(t *testing.T, trigger func(replanCheckpoint) bool) *world {
 	}
 	gates := standalone.DefaultGates()
 	gates.CheckDelay = replanCheckDelay
-	s, err := standalone.Start(context.Background(), standalone.Options{
+	w := worldOn(t, standalone.Options{
 		Dir: t.TempDir(), Clock: clock, BotDelay: 20 * time.Second, Gates: &gates,
 		Scenarios: []ghsim.ScenarioKind{ghsim.Findings, ghsim.CleanByReaction},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(s.Close)
-	if err := os.WriteFile(filepath.Join(s.Info().Checkout, "..", "body.md"), []byte(body), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	w := &world{t: t, sim: s, state: state, pushes0: s.Bed.GitServer.Pushes()}
-	w.seedPushes = len(loopSimState(t, w).Pushes)
+	}, state)
 	t.Cleanup(func() {
 		if !jumped.Load() {
 			t.Error("the clock never jumped: no finalization plan bound a pending check (the world did not race)")

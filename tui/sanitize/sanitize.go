@@ -143,6 +143,13 @@ func Line(s string, max int) string {
 	if cut && !strings.HasSuffix(out, Ellipsis) {
 		out = ansi.Truncate(t, max-1, "") + Ellipsis
 	}
+	// ansi.Truncate and ansi.StringWidth can disagree about a cluster (a
+	// presentation selector after a space is one cell to the first and two
+	// to the second); layouts measure with StringWidth, so shrink until that
+	// agrees the line fits.
+	for n := max - 1; n >= 0 && ansi.StringWidth(out) > max; n-- {
+		out = ansi.Truncate(t, n, "") + Ellipsis
+	}
 	return out
 }
 

@@ -170,6 +170,9 @@ func TestLine(t *testing.T) {
 		{"wide char does not fit one cell", "漢", 1, "…"},
 		{"sanitized before measuring", "\x1b[31m" + strings.Repeat("x", 3) + "\x1b[0m", 3, "xxx"},
 		{"tab counts as spaces", "a\tb", 20, "a    b"},
+		// Truncate counts " \ufe0f" as one cell, StringWidth as two: the
+		// line must fit as the layout measures it (found by FuzzText).
+		{"selector after space measured as layouts do", "ab\t\ufe0fcdefgh", 7, "ab   …"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

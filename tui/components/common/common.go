@@ -31,7 +31,13 @@ func Fit(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	return ansi.Truncate(s, width, "…")
+	out := ansi.Truncate(s, width, "…")
+	// Truncate and StringWidth can disagree about a cluster (see
+	// sanitize.Line); the box is measured with StringWidth.
+	for n := width - 1; n >= 0 && ansi.StringWidth(out) > width; n-- {
+		out = ansi.Truncate(s, n, "") + "…"
+	}
+	return out
 }
 
 // ShortSHA is the conventional 7-character abbreviation of a commit id,

@@ -12,6 +12,10 @@ func TestHelpers(t *testing.T) {
 	if got := Fit("hello world", 5); got != "hell…" {
 		t.Errorf("Fit = %q", got)
 	}
+	// A selector after a space: one cell to Truncate, two to StringWidth.
+	if got := Fit("ab  \ufe0fcdef", 5); got != "ab …" {
+		t.Errorf("Fit of a selector after a space = %q", got)
+	}
 	if Fit("x", 0) != "" {
 		t.Error("Fit to zero width")
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/prloop/gh-prloop/core/classify"
 	"github.com/prloop/gh-prloop/core/observe"
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/core/schema"
@@ -72,8 +73,14 @@ func threadLines(ts []schema.Thread, obs *observe.PR) string {
 		} else if o.OriginalLine != nil {
 			line = *o.OriginalLine
 		}
-		title, _, _ := strings.Cut(strings.TrimSpace(o.Comments[0].Body), "\n")
-		fmt.Fprintf(&b, "%s:%d  %s\n", o.Path, line, title)
+		// The badge markup Codex opens a finding with is read as a
+		// priority, as in the watch and report consoles; the thread's
+		// whole text is bound by its body_sha256 in the manifest.
+		prio, title := classify.ParseFinding(o.Comments[0].Body)
+		if prio == "" {
+			prio = "-"
+		}
+		fmt.Fprintf(&b, "%s:%d  %s  %s\n", o.Path, line, prio, title)
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

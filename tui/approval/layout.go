@@ -23,7 +23,6 @@ const (
 	MinHeight = 18
 )
 
-const opNameWidth = 22 // "bootstrap-automation" and a margin
 
 // minMiddle is the height kept for the files and the diff (a title and
 // four rows); the plan summary comes first, since it is what is approved.
@@ -127,13 +126,25 @@ func (m *Model) opsTitle() string {
 	return fmt.Sprintf("Operations (%d, in this order)", len(m.cfg.View.Operations))
 }
 
+// opNameWidth is the name column: the longest operation name and a space.
+// A name is part of what is approved, so the column grows to it rather
+// than cut it ("delete-owned-automation" was shown as "delete-owned-automat…").
+func (m *Model) opNameWidth() int {
+	w := len("bootstrap-automation") + 2
+	for _, op := range m.cfg.View.Operations {
+		w = max(w, ansi.StringWidth(sanitize.Line(op.Name, 1<<12))+1)
+	}
+	return w
+}
+
 // opsLines is every operation with what it does, wrapped, never cut.
 func (m *Model) opsLines(width int) []string {
 	var lines []string
-	room := max(width-4-opNameWidth, 8)
-	indent := strings.Repeat(" ", 4+opNameWidth)
+	nameWidth := m.opNameWidth()
+	room := max(width-4-nameWidth, 8)
+	indent := strings.Repeat(" ", 4+nameWidth)
 	for i, op := range m.cfg.View.Operations {
-		name := common.Pad(sanitize.Line(op.Name, opNameWidth-1), opNameWidth)
+		name := common.Pad(sanitize.Line(op.Name, 1<<12), nameWidth)
 		for j, part := range wrapText(sanitize.Line(op.Description, 1<<12), room) {
 			if j == 0 {
 				lines = append(lines, fmt.Sprintf("%2d. ", i+1)+m.st.Title.Render(name)+m.st.Text.Render(part))

@@ -51,3 +51,32 @@ func TestFinalizationViewShowsGates(t *testing.T) {
 		t.Fatalf("body %q", v.Body)
 	}
 }
+
+// Every operation name is shown whole, however long: the names are what is
+// approved ("delete-owned-automation" and "reply-to-codex-threads" were cut
+// to fit a 21-cell column).
+func TestLoopPlanOperationNamesAreNeverCut(t *testing.T) {
+	hash := strings.Repeat("e", 64)
+	fin := FromFinalization(schema.FinalizationManifest{Repository: "octo/widgets", PRNumber: 7,
+		Operations: []string{policy.OpMarkDraftReady, policy.OpResolveCodexThreads, policy.OpDeleteAutomation}},
+		hash, []byte("{}"), policy.ModeApprovalGated, nil)
+	rem := FromRemediation(schema.RemediationManifest{Repository: "octo/widgets", PRNumber: 7, Paths: []string{"a.go"},
+		Operations: []string{policy.OpEditFiles, policy.OpRunValidation, policy.OpCommit, policy.OpPush, policy.OpReplyToCodexThreads, policy.OpRequestCodexReview, policy.OpUpdateAutomation}},
+		hash, []byte("{}"), policy.ModeApprovalGated, 1, nil, nil)
+	for _, v := range []View{fin, rem} {
+		for _, size := range [][2]int{{100, 30}, {120, 40}} {
+			c := &calls{}
+			model := New(c.config(v, RecheckResult{PlanHash: hash}, "ok"), asciiStyles())
+			model.SetSize(size[0], size[1])
+			screen := model.View()
+			if !strings.Contains(screen, "Operations (") {
+				t.Fatalf("%dx%d: the operations pane is not on the screen:\n%s", size[0], size[1], screen)
+			}
+			for _, op := range v.Operations {
+				if !strings.Contains(screen, op.Name+" ") {
+					t.Errorf("%dx%d: operation %q is not shown whole:\n%s", size[0], size[1], op.Name, screen)
+				}
+			}
+		}
+	}
+}

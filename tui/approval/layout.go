@@ -23,7 +23,6 @@ const (
 	MinHeight = 18
 )
 
-
 // minMiddle is the height kept for the files and the diff (a title and
 // four rows); the plan summary comes first, since it is what is approved.
 const minMiddle = 5

@@ -276,6 +276,14 @@ func fromHistory(l *status.Loop, hist []wakeup.Record, cp *checkpoint.Checkpoint
 	l.Next = status.Next{Action: last.Action, Reason: last.Reason, Message: last.Message, PlanHash: last.PlanHash}
 	l.ObservedAt = parseTime(last.Time)
 	if executed(last) {
+		if last.Action == evaluate.ActionFinishFinalization && cp != nil && cp.FinalizedAt != nil {
+			// The finish recorded the end: the loop is done, as the
+			// evaluator says of a finalized state (not "the plan was
+			// executed" under a done loop).
+			l.Next = status.Next{Action: evaluate.ActionDone, Reason: evaluate.ReasonFinalized,
+				Message: "finalized at " + *cp.FinalizedAt + "; the automation is deleted"}
+			return
+		}
 		// The wakeup carried its action out: what comes next is only known
 		// once the next wakeup observes the result (a reopened console must
 		// not offer to execute a plan that already ran).

@@ -3,6 +3,8 @@ package watch
 import (
 	"fmt"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/prloop/gh-prloop/loop/status"
 	"github.com/prloop/gh-prloop/tui/components/common"
 	"github.com/prloop/gh-prloop/tui/sanitize"
@@ -12,7 +14,10 @@ import (
 // historyLines renders the history newest first (the latest wakeup is what
 // a reader looks for), each wakeup with what it cost and each operation
 // with its receipt; a failed or halted step in the error style with its
-// message.
+// message. Consecutive wakeups that decided the same thing (a loop waits
+// for Codex, or for a hash, for many wakeups) are one line that counts
+// them, says since when and adds up their cost, so that the few rows an
+// 80x24 screen has show what changed.
 func historyLines(st *theme.Styles, h []status.Entry, w int) []string {
 	sep := " " + st.Glyphs.Sep + " "
 	var out []string
@@ -21,6 +26,16 @@ func historyLines(st *theme.Styles, h []status.Entry, w int) []string {
 		at := "--:--:--"
 		if !e.Time.IsZero() {
 			at = e.Time.UTC().Format("15:04:05")
+		}
+		n, first := 1, e
+		if e.Kind != status.EntryOperation {
+			for i > 0 && sameDecision(h[i-1], e) {
+				i--
+				n++
+				first = h[i]
+				e.Requests += first.Requests
+				e.Points += first.Points
+			}
 		}
 		var s string
 		failed := e.Failed
@@ -43,7 +58,16 @@ func historyLines(st *theme.Styles, h []status.Entry, w int) []string {
 			if r := sanitize.Line(e.Reason, 32); r != "" {
 				s += " (" + r + ")"
 			}
-			s += sep + fmt.Sprintf("%d %s, %d %s", e.Requests, plural(e.Requests, "request", "requests"), e.Points, plural(e.Points, "point", "points"))
+			if n > 1 {
+				s += fmt.Sprintf(" ×%d", n)
+			}
+			cost := sep + fmt.Sprintf("%d %s, %d %s", e.Requests, plural(e.Requests, "request", "requests"), e.Points, plural(e.Points, "point", "points"))
+			// "since" only where it leaves the cost whole
+			if since := " since " + first.Time.UTC().Format("15:04:05"); n > 1 && !first.Time.IsZero() &&
+				ansi.StringWidth(s+since+cost) <= w {
+				s += since
+			}
+			s += cost
 			failed = failed || e.Action == "halt"
 		}
 		if m := sanitize.Line(e.Message, w); m != "" {
@@ -56,6 +80,13 @@ func historyLines(st *theme.Styles, h []status.Entry, w int) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// sameDecision: two wakeup records that a reader would not tell apart
+// but by their time.
+func sameDecision(a, b status.Entry) bool {
+	return a.Kind != status.EntryOperation && b.Kind != status.EntryOperation &&
+		a.Action == b.Action && a.Reason == b.Reason && a.Message == b.Message && a.Failed == b.Failed
 }
 
 // operationLines renders the live operation list of an executing plan.

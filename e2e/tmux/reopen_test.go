@@ -124,17 +124,32 @@ func TestScheduledWakeupsCarryOnWhileTheConsoleIsClosed(t *testing.T) {
 	if !moved {
 		t.Fatalf("the loop never moved on while the console was closed: %+v", history()[closedAt:])
 	}
-	ranClosed := history()[closedAt:]
+	all := history()
+	ranClosed := all[closedAt:]
 
-	// Reopened, the console lists each of them.
+	// Reopened, the console lists each of them: consecutive wakeups that
+	// decided the same thing share one line (the newest time, ×N), so each
+	// run of them that holds a wakeup from while it was closed is expected.
 	term2 := newTerminal(t, checkout, env, shellQuote(binary)+" watch "+shellQuote(key))
 	var want []string
-	for _, r := range ranClosed {
-		at, err := time.Parse(time.RFC3339, r.Time)
-		if err != nil {
-			t.Fatalf("history time %q: %v", r.Time, err)
+	for end := len(all) - 1; end >= 0; end-- {
+		start := end
+		for start > 0 && all[start-1].Action == all[end].Action && all[start-1].Reason == all[end].Reason && all[start-1].Message == all[end].Message {
+			start--
 		}
-		want = append(want, fmt.Sprintf("%s  wakeup %s (%s)", at.UTC().Format("15:04:05"), r.Action, r.Reason))
+		r := all[end]
+		if end >= closedAt {
+			at, err := time.Parse(time.RFC3339, r.Time)
+			if err != nil {
+				t.Fatalf("history time %q: %v", r.Time, err)
+			}
+			line := fmt.Sprintf("%s  wakeup %s (%s)", at.UTC().Format("15:04:05"), r.Action, r.Reason)
+			if n := end - start + 1; n > 1 {
+				line += fmt.Sprintf(" ×%d", n)
+			}
+			want = append(want, line)
+		}
+		end = start
 	}
 	screen := term2.waitScreen("the wakeups that ran while it was closed", 600, func(s string) bool {
 		for _, w := range want {

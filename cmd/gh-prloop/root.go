@@ -32,7 +32,8 @@ What works today:
   demo       the consoles on a simulated pull request (no account, no network)
   sim        run the loopback GitHub simulator with a seeded checkout (development)
 
-Exit status: 0 success, 1 error, 2 usage error or cancelled, 4 not logged in.
+Exit status: 0 success, 1 error (or a halt), 2 usage error or cancelled, 4 not logged in,
+8 a plan awaits approval (wakeup).
 Commands with --json also take --jq EXPR and --template TMPL, as gh does.`
 
 func newRootCmd(in io.Reader, out, errOut io.Writer) *cobra.Command {

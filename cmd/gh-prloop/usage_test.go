@@ -164,7 +164,7 @@ func TestRootHelpNamesWhatWorks(t *testing.T) {
 			t.Errorf("the root help does not say what %q does", c.Name())
 		}
 	})
-	for _, want := range []string{"What works today", "Exit status: 0 success, 1 error, 2 usage error", "--jq EXPR and --template TMPL"} {
+	for _, want := range []string{"What works today", "Exit status: 0 success, 1 error (or a halt), 2 usage error", "8 a plan awaits approval", "--jq EXPR and --template TMPL"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("root help lacks %q:\n%s", want, out)
 		}

@@ -69,7 +69,7 @@ func (m *Model) driftView() string {
 	parts = append(parts, m.hashLines("rebuilt", m.result.RebuiltHash)...)
 	parts = append(parts, m.drift.View())
 	parts = append(parts, st.Muted.Render(sanitize.Line("Plan again to review the new plan.", m.width)))
-	parts = append(parts, m.help.View(m.currentHelp()))
+	parts = append(parts, m.keyBar())
 	return fitScreen(strings.Join(parts, "\n"), m.width, m.height)
 }
 

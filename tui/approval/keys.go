@@ -35,9 +35,11 @@ func NewKeyMap() KeyMap {
 	}
 }
 
-// ShortHelp implements help.KeyMap.
+// ShortHelp implements help.KeyMap. Cancel and help come last: the key
+// bar keeps the last two when it drops keys to fit.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return append([]key.Binding{k.Next, k.Submit, k.Cancel, k.AddPath, k.Help}, k.Scroll.ShortHelp()...)
+	bs := append([]key.Binding{k.Next, k.Submit, k.AddPath}, k.Scroll.ShortHelp()...)
+	return append(bs, k.Cancel, k.Help)
 }
 
 // FullHelp implements help.KeyMap.
@@ -59,8 +61,9 @@ func newFinishedKeys() finishedKeys {
 	}
 }
 
+// ShortHelp: exit last, so that a narrow key bar keeps it.
 func (k finishedKeys) ShortHelp() []key.Binding {
-	return append([]key.Binding{k.Exit}, k.Scroll.ShortHelp()...)
+	return append(k.Scroll.ShortHelp(), k.Exit)
 }
 
 func (k finishedKeys) FullHelp() [][]key.Binding {

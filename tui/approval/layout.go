@@ -2,7 +2,6 @@ package approval
 
 import (
 	"fmt"
-	"github.com/prloop/gh-prloop/tui/components/toosmall"
 	"strconv"
 	"strings"
 
@@ -11,7 +10,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/prloop/gh-prloop/tui/components/common"
+	"github.com/prloop/gh-prloop/tui/components/footer"
 	"github.com/prloop/gh-prloop/tui/components/pane"
+	"github.com/prloop/gh-prloop/tui/components/toosmall"
 	"github.com/prloop/gh-prloop/tui/sanitize"
 	"github.com/prloop/gh-prloop/tui/theme"
 )
@@ -346,8 +347,18 @@ func (m *Model) reviewView() string {
 	}
 	parts = append(parts, label.Render(lead)+field)
 	parts = append(parts, m.noticeLine())
-	parts = append(parts, m.help.View(m.currentHelp()))
+	parts = append(parts, m.keyBar())
 	return fitScreen(strings.Join(parts, "\n"), m.width, m.height)
+}
+
+// keyBar is the key help: the full help when toggled, else one line that
+// drops keys to fit but keeps the last two, how to cancel and how to get
+// help (bubbles' help cut them off with an ellipsis at 60 columns).
+func (m *Model) keyBar() string {
+	if m.help.ShowAll {
+		return m.help.View(m.currentHelp())
+	}
+	return footer.KeyBar(m.help, m.currentHelp().ShortHelp(), m.width)
 }
 
 func (m *Model) hashLines(label, hash string) []string {

@@ -83,22 +83,25 @@ func (m Model) lines(km help.KeyMap) []string {
 	return out
 }
 
-// shortHelp is the one-line key bar. When it does not fit, keys are dropped
-// from the end, but never the last two of the list (help and quit, by
-// convention): a user must always see how to get help and how to leave.
-func (m Model) shortHelp(bs []key.Binding) string {
+// shortHelp is the one-line key bar (see KeyBar).
+func (m Model) shortHelp(bs []key.Binding) string { return KeyBar(m.help, bs, m.Width) }
+
+// KeyBar is a one-line key bar of width cells. When it does not fit, keys
+// are dropped from the end, but never the last two of the list (help and
+// quit or cancel, by convention): a user must always see how to get help
+// and how to leave. Every screen's short help goes through it.
+func KeyBar(h help.Model, bs []key.Binding, width int) string {
 	var on []key.Binding
 	for _, b := range bs {
 		if b.Enabled() {
 			on = append(on, b)
 		}
 	}
-	h := m.help
 	h.Width = 0 // measure, do not let help cut the line with an ellipsis
-	for len(on) > 2 && ansi.StringWidth(h.ShortHelpView(on)) > m.Width {
+	for len(on) > 2 && ansi.StringWidth(h.ShortHelpView(on)) > width {
 		on = append(on[:len(on)-3], on[len(on)-2:]...)
 	}
-	return common.Fit(h.ShortHelpView(on), m.Width)
+	return common.Fit(h.ShortHelpView(on), width)
 }
 
 // Height is the number of lines View(km) renders.

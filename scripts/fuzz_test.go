@@ -92,43 +92,30 @@ func runFuzz(t *testing.T, runs ...string) (string, int, int) {
 	return string(out), code, count
 }
 
-func TestFuzzDeadlineRaceIsRunAgain(t *testing.T) {
-	out, code, calls := runFuzz(t, flake, pass)
-	if code != 0 || calls != 2 {
-		t.Fatalf("exit %d after %d runs, want 0 after 2\n%s", code, calls, out)
+// Each outcome of a fake `go test -fuzz`: how fuzz.sh exits, after how
+// many runs, and what it says.
+func TestFuzzScript(t *testing.T) {
+	cases := []struct {
+		name        string
+		runs        []string
+		code, calls int
+		says        string
+	}{
+		// Go's deadline race is run again, and says why.
+		{"deadline-race-run-again", []string{flake, pass}, 0, 2, "golang/go#75804"},
+		// Racing every time (FUZZRETRIES=2): flaked, not failed.
+		{"deadline-race-every-time-flaked", []string{flake}, 0, 3, "1 flaked"},
+		// A failure that wrote an input fails at once, whatever it printed.
+		{"input-written-fails", []string{crash}, 1, 1, "1 with a failure"},
+		{"property-failure-fails", []string{panics}, 1, 1, "1 with a failure"},
+		{"pass-passes", []string{pass}, 0, 1, "1 ok, 0 with a failure, 0 flaked"},
 	}
-	if !strings.Contains(out, "golang/go#75804") {
-		t.Fatalf("the retry does not say why:\n%s", out)
-	}
-}
-
-func TestFuzzDeadlineRaceEveryTimeIsFlakedNotFailed(t *testing.T) {
-	out, code, calls := runFuzz(t, flake)
-	if code != 0 || calls != 3 {
-		t.Fatalf("exit %d after %d runs, want 0 after 3 (FUZZRETRIES=2)\n%s", code, calls, out)
-	}
-	if !strings.Contains(out, "1 flaked") {
-		t.Fatalf("the summary does not count the flake:\n%s", out)
-	}
-}
-
-func TestFuzzFailureThatWroteAnInputFails(t *testing.T) {
-	out, code, calls := runFuzz(t, crash)
-	if code != 1 || calls != 1 {
-		t.Fatalf("exit %d after %d runs, want 1 after 1\n%s", code, calls, out)
-	}
-}
-
-func TestFuzzPropertyFailureFails(t *testing.T) {
-	out, code, calls := runFuzz(t, panics)
-	if code != 1 || calls != 1 {
-		t.Fatalf("exit %d after %d runs, want 1 after 1\n%s", code, calls, out)
-	}
-}
-
-func TestFuzzPassPasses(t *testing.T) {
-	out, code, calls := runFuzz(t, pass)
-	if code != 0 || calls != 1 || !strings.Contains(out, "1 ok, 0 with a failure, 0 flaked") {
-		t.Fatalf("exit %d after %d runs\n%s", code, calls, out)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			out, code, calls := runFuzz(t, c.runs...)
+			if code != c.code || calls != c.calls || !strings.Contains(out, c.says) {
+				t.Fatalf("exit %d after %d runs, want %d after %d, saying %q\n%s", code, calls, c.code, c.calls, c.says, out)
+			}
+		})
 	}
 }

@@ -5,6 +5,9 @@ package header
 import (
 	"fmt"
 	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/prloop/gh-prloop/tui/components/common"
 	"github.com/prloop/gh-prloop/tui/sanitize"
@@ -89,10 +92,16 @@ func (m Model) View() string {
 	if d.BaseBranch != "" || d.HeadBranch != "" {
 		parts = append(parts, sanitize.Line(d.BaseBranch, branchCells)+" "+g.Into+" "+sanitize.Line(d.HeadBranch, branchCells))
 	}
+	sep := " " + g.Sep + " "
 	if o := sanitize.Line(d.ObservedAt, 32); o != "" {
 		parts = append(parts, "observed "+o)
+		// Where the line is too long, the time of day is what matters
+		// (the simulator's label cut "observed 2026-12-0…" at 100 columns).
+		if t, err := time.Parse(time.RFC3339, d.ObservedAt); err == nil && ansi.StringWidth(strings.Join(parts, sep)) > w {
+			parts[len(parts)-1] = "observed " + t.UTC().Format("15:04:05Z")
+		}
 	}
-	meta := st.Muted.Render(common.Fit(strings.Join(parts, " "+g.Sep+" "), w))
+	meta := st.Muted.Render(common.Fit(strings.Join(parts, sep), w))
 	url := st.Muted.Render(sanitize.Line(d.URL, w))
 	return title + "\n" + meta + "\n" + url
 }

@@ -30,3 +30,16 @@ func TestLongRepositoryCannotHideTitle(t *testing.T) {
 		t.Errorf("%d lines", n+1)
 	}
 }
+
+// Where the line is too long for the date, the time of day is shown whole
+// instead of a cut date.
+func TestObservedTimeOfDayWhenNarrow(t *testing.T) {
+	m := New(testutil.Styles())
+	m.SetSize(80, Height)
+	m.SetData(Data{Repository: "octo-org/widgets", Number: 42, Title: "t", State: "open", Simulated: true,
+		HeadSHA: "c0ffee5c0ffee5", BaseBranch: "main", HeadBranch: "feature/retry-budget", ObservedAt: "2026-12-01T16:50:27Z"})
+	meta := strings.Split(m.View(), "\n")[1]
+	if !strings.HasSuffix(meta, "observed 16:50:27Z") {
+		t.Errorf("meta line %q, want it to end with the time of day", meta)
+	}
+}

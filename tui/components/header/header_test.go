@@ -35,7 +35,7 @@ func TestLongRepositoryCannotHideTitle(t *testing.T) {
 // instead of a cut date.
 func TestObservedTimeOfDayWhenNarrow(t *testing.T) {
 	m := New(testutil.Styles())
-	m.SetSize(80, Height)
+	m.SetSize(100, Height)
 	m.SetData(Data{Repository: "octo-org/widgets", Number: 42, Title: "t", State: "open", Simulated: true,
 		HeadSHA: "c0ffee5c0ffee5", BaseBranch: "main", HeadBranch: "feature/retry-budget", ObservedAt: "2026-12-01T16:50:27Z"})
 	meta := strings.Split(m.View(), "\n")[1]

@@ -268,7 +268,7 @@ Exit status: 0 approved (or rebuilt), 1 wrong hash, no plan or error, 2 usage.`,
 				}
 				return exitWith(1, "%v", err)
 			}
-			fmt.Fprintf(out, "approved the %s plan %s; the next wakeup executes it\n", p.Kind, p.PlanHash)
+			fmt.Fprintln(out, approvedWords(key, p))
 			return nil
 		},
 	}
@@ -413,7 +413,7 @@ func approveOptions(cmd *cobra.Command, env planEnv, d wakeup.Deps, key string, 
 		if _, err := wakeup.Approve(ctx, d, key, cur.PlanHash, viewerID); err != nil {
 			return "", err
 		}
-		return fmt.Sprintf("approved the %s plan %s; the next wakeup executes it", cur.Kind, cur.PlanHash), nil
+		return approvedWords(key, cur), nil
 	}
 	var addPath func(ctx context.Context, path string) (approval.View, error)
 	if cur.Kind == "remediation" {
@@ -495,4 +495,20 @@ func orText(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// approvedWords says what an approval leads to. An approval-gated fix round
+// is shown its diff before the commit only in the watch console: a
+// headless wakeup commits the fixer's change unseen, and cannot edit by
+// hand at all, so the approver is told where to go.
+func approvedWords(key string, p *wakeup.Pending) string {
+	s := fmt.Sprintf("approved the %s plan %s; ", p.Kind, p.PlanHash)
+	c := p.Checkpoint
+	if p.Kind != "remediation" || c == nil || c.Mode != policy.ModeApprovalGated {
+		return s + "the next wakeup executes it"
+	}
+	if len(c.Fixer) == 0 {
+		return s + "edit the files by hand in `gh-prloop watch " + key + "` (a headless wakeup cannot)"
+	}
+	return s + "the next wakeup runs the fixer; `gh-prloop watch " + key + "` shows its diff before the commit (a headless wakeup commits it unseen)"
 }

@@ -231,5 +231,11 @@ func isHex40(s string) bool {
 // Replay classifies a saved observation offline: the same classification,
 // evaluator and outputs as a live report, with no cost.
 func Replay(obs *observe.PR) (*Result, error) {
-	return Evaluate(obs)
+	r, err := Evaluate(obs)
+	if r != nil {
+		// Nothing was asked of GitHub: its budgets are unknown (-1, as
+		// docs/report-json.md says), not zero.
+		r.Cost.RateRemaining, r.Cost.GraphQLRemaining = -1, -1
+	}
+	return r, err
 }

@@ -58,7 +58,9 @@ func TestReportReplayJSON(t *testing.T) {
 				} `json:"result"`
 				Notices []struct{ Kind string } `json:"notices"`
 				Cost    struct {
-					Requests int `json:"requests"`
+					Requests         int `json:"requests"`
+					RESTRemaining    int `json:"rest_remaining"`
+					GraphQLRemaining int `json:"graphql_remaining"`
 				} `json:"cost"`
 			}
 			if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
@@ -77,6 +79,10 @@ func TestReportReplayJSON(t *testing.T) {
 			if doc.Cost.Requests != 0 {
 				t.Errorf("a replay made %d requests", doc.Cost.Requests)
 			}
+			// Nothing was asked of GitHub: its budgets are unknown, not 0.
+			if doc.Cost.RESTRemaining != -1 || doc.Cost.GraphQLRemaining != -1 {
+				t.Errorf("a replay reports budgets left: %+v", doc.Cost)
+			}
 		})
 	}
 }
@@ -92,6 +98,9 @@ func TestReportReplayPlain(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("plain output lacks %q:\n%s", want, stdout)
 		}
+	}
+	if strings.Contains(stdout, " left") {
+		t.Errorf("a replay claims rate-limit budgets left:\n%s", stdout)
 	}
 }
 

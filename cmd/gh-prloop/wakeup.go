@@ -140,6 +140,10 @@ approval, 2 usage error.`,
 				}
 				outs = []wakeup.Outcome{wakeup.One(cmd.Context(), d, key)}
 			}
+			if len(outs) == 0 && !asJSON && isTerminal(cmd.ErrOrStderr()) {
+				// Said to a person only: the schedule's log stays quiet.
+				fmt.Fprintln(cmd.ErrOrStderr(), "no ACTIVE loop to wake; `gh-prloop automations list` shows every loop")
+			}
 			code := 0
 			for _, o := range outs {
 				if err := printOutcome(cmd.OutOrStdout(), o, asJSON); err != nil {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -111,5 +113,27 @@ func TestWakeupAndApproveCommands(t *testing.T) {
 	out, _, code = runLoopCLI(t, env, "wakeup", key)
 	if code != 1 || !strings.Contains(out, "execute-remediation (approved)") || !strings.Contains(out, "no fixer") {
 		t.Fatalf("wakeup after approval, headless without a fixer (nothing is done): %d %q", code, out)
+	}
+}
+
+// `wakeup --all` with nothing to wake tells a person so; the schedule's log
+// (not a terminal) and --json stay empty.
+func TestWakeupAllWithNoLoopSaysSoOnATerminal(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "state")
+	if err := os.Mkdir(state, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GH_PRLOOP_STATE_DIR", state)
+	t.Setenv("GH_TOKEN", "x")
+	out, errOut, code := run(t, "", "wakeup", "--all")
+	if code != 0 || out != "" || errOut != "" {
+		t.Fatalf("headless: exit %d, stdout %q, stderr %q; want 0 and nothing", code, out, errOut)
+	}
+	t.Setenv("GH_FORCE_TTY", "1")
+	if out, errOut, code = run(t, "", "wakeup", "--all", "--json"); code != 0 || out != "" || errOut != "" {
+		t.Fatalf("--json: exit %d, stdout %q, stderr %q; want 0 and nothing", code, out, errOut)
+	}
+	if out, errOut, code = run(t, "", "wakeup", "--all"); code != 0 || out != "" || !strings.Contains(errOut, "no ACTIVE loop to wake") {
+		t.Fatalf("terminal: exit %d, stdout %q, stderr %q; want it to say there is no loop", code, out, errOut)
 	}
 }

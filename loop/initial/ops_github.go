@@ -2,7 +2,6 @@ package initial
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -61,35 +60,20 @@ func (x *exec) createPR(ctx context.Context) (map[string]string, bool, error) {
 		}
 		return map[string]string{"pr_number": strconv.FormatInt(p.Number, 10), "pr_url": p.URL, "pr_head_sha": p.HeadSHA}, nil
 	}
-	if p, err := x.ownPR(ctx); err != nil || p != nil {
-		if err != nil {
-			return nil, false, err
-		}
-		r, err := receipt(p)
-		return r, true, err
-	}
-	if err := x.fault("before:" + op); err != nil {
-		return nil, false, err
-	}
-	p, err := x.d.GitHub.CreatePR(ctx, x.repo, ghclient.NewPR{Title: x.title, Body: body, Head: x.snap.HeadBranch, Base: x.snap.BaseBranch, Draft: false})
+	p, found, err := step.Once[ghclient.PRInfo]{
+		Op: op, Find: x.ownPR, Fault: x.fault,
+		Write: func(ctx context.Context) (*ghclient.PRInfo, error) {
+			return x.d.GitHub.CreatePR(ctx, x.repo, ghclient.NewPR{Title: x.title, Body: body, Head: x.snap.HeadBranch, Base: x.snap.BaseBranch, Draft: false})
+		},
+		Unseen: func(err error) error {
+			return fmt.Errorf("%w; no pull request is visible yet, so nothing was sent again: run apply again to reconcile", err)
+		},
+	}.Do(ctx)
 	if err != nil {
-		var du *ghclient.DeliveryUnknownError
-		if !errors.As(err, &du) {
-			return nil, false, err
-		}
-		// It may have been created: look, never send again.
-		if p, err = x.ownPR(ctx); err != nil {
-			return nil, false, err
-		}
-		if p == nil {
-			return nil, false, fmt.Errorf("%w; no pull request is visible yet, so nothing was sent again: run apply again to reconcile", du)
-		}
-	}
-	if err := x.fault("after:" + op); err != nil {
 		return nil, false, err
 	}
 	r, err := receipt(p)
-	return r, false, err
+	return r, found, err
 }
 
 // reusePR checks the reused pull request: still open, same branches, at the
@@ -132,34 +116,21 @@ func (x *exec) requestReview(ctx context.Context) (map[string]string, bool, erro
 		}
 		return r, nil
 	}
-	if c, err := x.ownRequest(ctx, marker); err != nil || c != nil {
-		if err != nil {
-			return nil, false, err
-		}
-		r, err := receipt(*c)
-		return r, true, err
-	}
-	if err := x.fault("before:" + op); err != nil {
-		return nil, false, err
-	}
-	c, err := x.d.GitHub.PostComment(ctx, x.repo, x.prNumber, body)
+	c, found, err := step.Once[observe.IssueComment]{
+		Op: op, Fault: x.fault,
+		Find: func(ctx context.Context) (*observe.IssueComment, error) { return x.ownRequest(ctx, marker) },
+		Write: func(ctx context.Context) (*observe.IssueComment, error) {
+			return x.d.GitHub.PostComment(ctx, x.repo, x.prNumber, body)
+		},
+		Unseen: func(err error) error {
+			return fmt.Errorf("%w; the request is not visible yet, so nothing was sent again: run apply again to reconcile", err)
+		},
+	}.Do(ctx)
 	if err != nil {
-		var du *ghclient.DeliveryUnknownError
-		if !errors.As(err, &du) {
-			return nil, false, err
-		}
-		if c, err = x.ownRequest(ctx, marker); err != nil {
-			return nil, false, err
-		}
-		if c == nil {
-			return nil, false, fmt.Errorf("%w; the request is not visible yet, so nothing was sent again: run apply again to reconcile", du)
-		}
-	}
-	if err := x.fault("after:" + op); err != nil {
 		return nil, false, err
 	}
 	r, err := receipt(*c)
-	return r, false, err
+	return r, found, err
 }
 
 // ownRequest finds this user's comment carrying marker on the PR.

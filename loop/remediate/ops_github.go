@@ -106,33 +106,21 @@ func (x *exec) request(ctx context.Context) (map[string]string, bool, error) {
 		}
 		return r, nil
 	}
-	if c, err := x.ownRequest(ctx, marker); err != nil || c != nil {
-		if err != nil {
-			return nil, false, err
-		}
-		r, err := receipt(*c)
-		return r, true, err
-	}
-	if err := x.fault("before:" + op); err != nil {
-		return nil, false, err
-	}
-	c, err := x.d.GitHub.PostComment(ctx, x.repo, m.PRNumber, body)
+	c, found, err := step.Once[observe.IssueComment]{
+		Op: op, Fault: x.fault,
+		Find: func(ctx context.Context) (*observe.IssueComment, error) { return x.ownRequest(ctx, marker) },
+		Write: func(ctx context.Context) (*observe.IssueComment, error) {
+			return x.d.GitHub.PostComment(ctx, x.repo, m.PRNumber, body)
+		},
+		Unseen: func(error) error {
+			return fmt.Errorf("the request's delivery is unknown and it is not visible yet, so nothing was sent again: the next wakeup reconciles")
+		},
+	}.Do(ctx)
 	if err != nil {
-		if !step.DeliveryUnknown(err) {
-			return nil, false, err
-		}
-		if c, err = x.ownRequest(ctx, marker); err != nil {
-			return nil, false, err
-		}
-		if c == nil {
-			return nil, false, fmt.Errorf("the request's delivery is unknown and it is not visible yet, so nothing was sent again: the next wakeup reconciles")
-		}
-	}
-	if err := x.fault("after:" + op); err != nil {
 		return nil, false, err
 	}
 	r, err := receipt(*c)
-	return r, false, err
+	return r, found, err
 }
 
 func (x *exec) ownRequest(ctx context.Context, marker string) (*observe.IssueComment, error) {

@@ -172,12 +172,9 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 	if err != nil {
 		return observeError(err)
 	}
-	view := approval.FromDocument(p.Doc, p.Canonical)
-	view.Title, view.Body, view.Approver = p.Title, p.Body, login
-	view.Author = commitAuthor(ctx, git, p.Obs.Root, login, viewerID)
-	view.Risks = p.Risk.Lines()
-	if view.Files, err = planner.Files(ctx, git, p); err != nil {
-		return exitWith(1, "reading the changed files: %v", err)
+	view, err := initialView(ctx, git, p, login, viewerID)
+	if err != nil {
+		return err
 	}
 	if !isTerminal(cmd.OutOrStdout()) {
 		// No human at a terminal: nothing can be approved. Say what would be.
@@ -187,17 +184,10 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 		fmt.Fprintln(cmd.ErrOrStderr(), "gh-prloop: not a terminal; nothing was approved (use --json to print the document)")
 		return nil
 	}
-	recheck := func(ctx context.Context) (approval.RecheckResult, error) {
-		q, err := planner.Build(ctx, deps, in, runID)
-		if err != nil {
-			return approval.RecheckResult{}, err
-		}
-		return approval.RecheckResult{Document: q.Canonical, PlanHash: q.PlanHash, Blobs: planner.Blobs(q)}, nil
-	}
 	record := func(ctx context.Context) (string, error) {
 		return recordPlanApproval(ctx, env, p, in, runID, viewerID, login, fixer)
 	}
-	outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()})
+	outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: initialRecheck(deps, in, runID), Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()})
 	if err != nil && outcome == approval.Failed {
 		return exitWith(1, "%v", err)
 	}
@@ -205,6 +195,36 @@ func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.In
 		return silentExit(code)
 	}
 	return nil
+}
+
+// initialView is what the approval console shows of an initial plan, for
+// `plan` and `start` alike: the document, and every approved byte it only
+// hashes — the PR title and body, the accepted risks, each changed file —
+// with the approver and the commit's author. (start's console once lacked
+// the body and the risk record.)
+func initialView(ctx context.Context, git *gitx.Runner, p *planner.Plan, login string, viewerID int64) (approval.View, error) {
+	view := approval.FromDocument(p.Doc, p.Canonical)
+	view.Title, view.Body, view.Approver = p.Title, p.Body, login
+	view.Author = commitAuthor(ctx, git, p.Obs.Root, login, viewerID)
+	view.Risks = p.Risk.Lines()
+	var err error
+	if view.Files, err = planner.Files(ctx, git, p); err != nil {
+		return approval.View{}, exitWith(1, "reading the changed files: %v", err)
+	}
+	return view, nil
+}
+
+// initialRecheck rebuilds the initial plan from fresh observations for the
+// console's check after the hash is typed, with the blob ids that name the
+// files whose content drifted.
+func initialRecheck(deps planner.Deps, in planner.Inputs, runID string) func(context.Context) (approval.RecheckResult, error) {
+	return func(ctx context.Context) (approval.RecheckResult, error) {
+		q, err := planner.Build(ctx, deps, in, runID)
+		if err != nil {
+			return approval.RecheckResult{}, err
+		}
+		return approval.RecheckResult{Document: q.Canonical, PlanHash: q.PlanHash, Blobs: planner.Blobs(q)}, nil
+	}
 }
 
 // recordApproval writes the approval atomically under the run's lock and

@@ -114,23 +114,14 @@ func runStart(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.I
 		return observeError(err)
 	}
 	if gated {
-		view := approval.FromDocument(p.Doc, p.Canonical)
-		view.Title, view.Approver = p.Title, login
-		view.Author = commitAuthor(ctx, git, p.Obs.Root, login, viewerID)
-		if view.Files, err = planner.Files(ctx, git, p); err != nil {
-			return exitWith(1, "reading the changed files: %v", err)
-		}
-		recheck := func(ctx context.Context) (approval.RecheckResult, error) {
-			q, err := planner.Build(ctx, deps, in, runID)
-			if err != nil {
-				return approval.RecheckResult{}, err
-			}
-			return approval.RecheckResult{Document: q.Canonical, PlanHash: q.PlanHash}, nil
+		view, err := initialView(ctx, git, p, login, viewerID)
+		if err != nil {
+			return err
 		}
 		record := func(ctx context.Context) (string, error) {
 			return recordApproval(ctx, env, p, in, runID, viewerID, login)
 		}
-		outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: recheck, Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout()})
+		outcome, err := approval.Run(ctx, approval.Options{View: view, Recheck: initialRecheck(deps, in, runID), Record: record, In: keyboard(cmd), Out: cmd.OutOrStdout(), Err: cmd.ErrOrStderr()})
 		if err != nil && outcome == approval.Failed {
 			return exitWith(1, "%v", err)
 		}

@@ -1,0 +1,53 @@
+package tmux
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prloop/gh-prloop/ghsim/standalone"
+	"github.com/prloop/gh-prloop/statestore"
+)
+
+// start's approval console shows every approved byte that the plan only
+// hashes, as plan's does: the pull request's body is on the screen (it
+// once showed the title alone, and would have hidden a risk record too).
+// Esc cancels: nothing is approved or executed.
+func TestStartConsoleShowsTheBody(t *testing.T) {
+	requireTmux(t)
+	t.Parallel()
+	sim, err := standalone.Start(context.Background(), standalone.Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sim.Close)
+	state := t.TempDir()
+	env := append(baseEnv(t, state), statestore.EnvStateDir+"="+state)
+	for k, v := range sim.Info().Env {
+		env = append(env, k+"="+v)
+	}
+	body := filepath.Join(t.TempDir(), "body.md")
+	if err := os.WriteFile(body, []byte("Budgets retries per client so that a flapping upstream is not hammered.\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	term := newTerminal(t, sim.Info().Checkout, env, shellQuote(binary)+" start --mode approval-gated --no-watch --title 'Add a retry budget' --body-file "+shellQuote(body))
+	term.waitScreen("start's approval console with the body", 600, func(s string) bool {
+		return shownHash(s) != "" && strings.Contains(s, "Add a retry budget") && strings.Contains(s, "flapping upstream is not hammered")
+	})
+	term.press("Escape")
+	for n := 0; ; n++ {
+		if st, ok := term.exitStatus(); ok {
+			if st != "2" {
+				t.Fatalf("esc: exit %s, want 2 (cancelled)\n%s", st, term.transcript())
+			}
+			break
+		}
+		if n > 600 {
+			t.Fatalf("esc did not close the console:\n%s", term.screen())
+		}
+		time.Sleep(pollEvery)
+	}
+}

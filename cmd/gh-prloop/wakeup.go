@@ -439,25 +439,14 @@ func approveOptions(cmd *cobra.Command, env planEnv, d wakeup.Deps, key string, 
 }
 
 // loopPlanView is what `approve` shows of a loop's pending plan: the
-// threads, paths, commands, operations and hash, the approver, and — where
-// the plan makes a commit (a fix round) — the commit's author, by the
-// executors' own rule.
+// watch console's view (pendingView), with the commit's author by the
+// executors' own rule where the plan makes a commit.
 func loopPlanView(ctx context.Context, d wakeup.Deps, key string, p *wakeup.Pending, obs *observe.PR, login string, viewerID int64) approval.View {
-	c := p.Checkpoint
-	var view approval.View
-	if m := c.RemediationManifest; m != nil && p.Kind == "remediation" {
-		// No file content is shown: the round's edit has not happened yet
-		// (its diff is shown before the commit). Files without the plan's
-		// blobs would make the plan unapprovable (the console binds every
-		// file it shows), as they did here before.
-		view = approval.FromRemediation(*m, p.PlanHash, p.Manifest, c.Mode, int(c.FixRounds)+1, obs, nil)
-		view.Body += fmt.Sprintf("\nPaths the fix may change: %s\nPress + to add one (the plan and its hash are rebuilt).\n", strings.Join(m.Paths, ", "))
-		view.Author = loopCommitAuthor(ctx, d, key, login, viewerID)
-	} else {
-		view = approval.FromFinalization(*c.FinalizationManifest, p.PlanHash, p.Manifest, c.Mode, obs)
+	author := ""
+	if p.Kind == "remediation" {
+		author = loopCommitAuthor(ctx, d, key, login, viewerID)
 	}
-	view.Approver = login
-	return view
+	return pendingView(key, p, obs, login, author)
 }
 
 // loopCommitAuthor is the author of a fix round's commit, "" when the

@@ -43,17 +43,17 @@ func (w *watchWiring) approvalFor(cmd *cobra.Command, src *live.Source) func(l s
 		if err != nil {
 			return nil, err
 		}
-		author := ""
-		if p.Kind == "remediation" {
-			if login, id, err := w.viewer(cmd); err == nil {
+		author, login := "", ""
+		if name, id, err := w.viewer(cmd); err == nil {
+			login = name
+			if p.Kind == "remediation" {
 				author = loopCommitAuthor(ctx, w.deps, l.Key, login, id)
 			}
 		}
 		// cur is the plan shown; AddPath replaces it before the screen
 		// shows the new one, and Recheck and Record run only after that.
 		cur := p
-		v := pendingView(l, p, src.Observation())
-		v.Author = author
+		v := pendingView(l.Key, p, src.Observation(), login, author)
 		recheck := func(ctx context.Context) (approval.RecheckResult, error) {
 			q, err := wakeup.PendingPlan(ctx, w.deps.Root, l.Key)
 			if err != nil {
@@ -74,19 +74,15 @@ func (w *watchWiring) approvalFor(cmd *cobra.Command, src *live.Source) func(l s
 		var addPath func(ctx context.Context, path string) (approval.View, error)
 		if p.Kind == "remediation" {
 			addPath = func(ctx context.Context, path string) (approval.View, error) {
-				var nl status.Loop
 				q, err := addPathAndReplan(ctx, w.deps, l.Key, path, func(ctx context.Context) error {
-					var err error
-					nl, err = src.Wakeup(ctx, nil)
+					_, err := src.Wakeup(ctx, nil)
 					return err
 				})
 				if err != nil {
 					return approval.View{}, err
 				}
 				cur = q
-				nv := pendingView(nl, q, src.Observation())
-				nv.Author = author
-				return nv, nil
+				return pendingView(l.Key, q, src.Observation(), login, author), nil
 			}
 		}
 		m := approval.New(approval.Config{View: v, Recheck: recheck, Record: record, AddPath: addPath, Context: ctx}, w.styles)
@@ -113,19 +109,29 @@ func (w *watchWiring) viewer(cmd *cobra.Command) (string, int64, error) {
 }
 
 // pendingView is what the approval console shows of a remediation or
-// finalization plan (tui/approval's loop-plan views: threads by path:line,
-// priority and title from the last observation, paths, commands,
-// operations, hash), with how to add a path to a remediation scope.
-func pendingView(l status.Loop, p *wakeup.Pending, obs *observe.PR) approval.View {
+// finalization plan, in `approve` and in the watch console alike
+// (tui/approval's loop-plan views: threads by path:line, priority and
+// title from the last observation, paths, commands, operations, hash),
+// with how to add a path to a remediation scope, the approver and — where
+// the plan makes a commit (a fix round) — the commit's author.
+func pendingView(key string, p *wakeup.Pending, obs *observe.PR, login, author string) approval.View {
 	c := p.Checkpoint
-	if m := c.RemediationManifest; m != nil && p.Kind == "remediation" {
-		v := approval.FromRemediation(*m, p.PlanHash, p.Manifest, c.Mode, int(c.FixRounds)+1, obs, nil)
+	var v approval.View
+	switch m := c.RemediationManifest; {
+	case m != nil && p.Kind == "remediation":
+		// No file content is shown: the round's edit has not happened yet
+		// (its diff is shown before the commit). Files without the plan's
+		// blobs would make the plan unapprovable (the console binds every
+		// file it shows).
+		v = approval.FromRemediation(*m, p.PlanHash, p.Manifest, c.Mode, int(c.FixRounds)+1, obs, nil)
 		v.Body += fmt.Sprintf("\nPaths the fix may change: %s\nPress + to add one (the plan and its hash are rebuilt), or run: gh-prloop approve %s --add-path PATH\n",
-			strings.Join(m.Paths, ", "), l.Key)
-		return v
+			strings.Join(m.Paths, ", "), key)
+		v.Author = author
+	case c.FinalizationManifest != nil:
+		v = approval.FromFinalization(*c.FinalizationManifest, p.PlanHash, p.Manifest, c.Mode, obs)
+	default:
+		v = approval.View{Repository: c.Repository, PlanHash: p.PlanHash, Document: p.Manifest}
 	}
-	if m := c.FinalizationManifest; m != nil {
-		return approval.FromFinalization(*m, p.PlanHash, p.Manifest, c.Mode, obs)
-	}
-	return approval.View{Repository: c.Repository, PlanHash: p.PlanHash, Document: p.Manifest}
+	v.Approver = login
+	return v
 }

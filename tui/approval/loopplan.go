@@ -20,7 +20,7 @@ func FromRemediation(m schema.RemediationManifest, hash string, canonical []byte
 		Repository: m.Repository, Host: policy.Host, RemoteName: m.RemoteName, BaseBranch: m.BaseBranch, BaseSHA: m.BaseSHA,
 		HeadBranch: m.HeadBranch, HeadSHA: m.CurrentHeadSHA, Mode: mode, RunID: m.RunID, ExistingPR: m.PRNumber,
 		Title:    fmt.Sprintf("fix round %d: %d Codex threads", round, len(m.ActionableThreads)),
-		Body:     threadLines(m.ActionableThreads, obs),
+		Body:     requestLine(m.RequestKey, m.Responses) + "\n" + threadLines(m.ActionableThreads, obs),
 		Posture:  Posture(m.Execution),
 		PlanHash: hash, Document: canonical, Files: files, Scope: m.Paths,
 	}
@@ -41,14 +41,36 @@ func FromFinalization(m schema.FinalizationManifest, hash string, canonical []by
 		Repository: m.Repository, Host: policy.Host, RemoteName: m.RemoteName, BaseBranch: m.BaseBranch, BaseSHA: m.BaseSHA,
 		HeadBranch: m.HeadBranch, HeadSHA: m.CurrentHeadSHA, Mode: mode, RunID: m.RunID, ExistingPR: m.PRNumber,
 		Title: fmt.Sprintf("finalize: resolve %d Codex threads", len(m.EligibleThreads)),
-		Body: fmt.Sprintf("gates: approvals %s, branch protection %s, checks %s, mergeability %s\n%s",
-			g.Approvals, g.BranchProtection, g.Checks, g.Mergeability, threadLines(m.EligibleThreads, obs)),
+		Body: fmt.Sprintf("gates: approvals %s, branch protection %s, checks %s, mergeability %s\n%s\n%s\n%s",
+			g.Approvals, g.BranchProtection, g.Checks, g.Mergeability, requestLine(m.RequestKey, m.Responses),
+			prLine(m.PRIsDraft, m.NonCodexRootedThreads), threadLines(m.EligibleThreads, obs)),
 		PlanHash: hash, Document: canonical,
 	}
 	for _, op := range m.Operations {
 		v.Operations = append(v.Operations, Operation{Name: op, Description: describeLoopOp(op, m.HeadBranch, m.RemoteName, 0)})
 	}
 	return v
+}
+
+// requestLine states the request the plan answers and the Codex responses
+// it binds (the manifest's request_key and responses), so that every fact
+// the plan hashes is on the screen.
+func requestLine(key string, rs []schema.Response) string {
+	id, sha, _ := strings.Cut(key, ":")
+	if len(sha) > 12 {
+		sha = sha[:12]
+	}
+	return fmt.Sprintf("request %s on head %s · %s", id, sha, plural(len(rs), "Codex response"))
+}
+
+// prLine states the pull request's draft state and the review threads
+// finalization leaves alone (non_codex_rooted_threads).
+func prLine(draft bool, nonCodex int64) string {
+	state := "ready for review"
+	if draft {
+		state = "a draft (marked ready first)"
+	}
+	return fmt.Sprintf("the pull request is %s · %s left open (not Codex's)", state, plural(int(nonCodex), "review thread"))
 }
 
 // threadLines: one line per thread; the text comes from GitHub and is

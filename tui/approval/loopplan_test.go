@@ -22,10 +22,11 @@ func TestRemediationViewShowsThreadsPathsAndHash(t *testing.T) {
 	m := schema.RemediationManifest{Repository: "octo/widgets", RemoteName: "origin", BaseBranch: "main", HeadBranch: "feature",
 		BaseSHA: strings.Repeat("b", 40), CurrentHeadSHA: strings.Repeat("c", 40), RunID: strings.Repeat("a", 32), PRNumber: 7,
 		ActionableThreads: []schema.Thread{{ID: "T1"}}, Paths: []string{"internal/retry/budget.go"},
+		RequestKey: "2600000004:" + strings.Repeat("c", 40), Responses: []schema.Response{{ID: "1"}, {ID: "2"}},
 		Operations: []string{policy.OpEditFiles, policy.OpCommit, policy.OpPush, policy.OpReplyToCodexThreads, policy.OpRequestCodexReview, policy.OpUpdateAutomation}}
 	hash := strings.Repeat("d", 64)
 	v := FromRemediation(m, hash, []byte("{}"), policy.ModeApprovalGated, 2, loopPlanObs("**<sub><sub>![P1 Badge](https://img.shields.io/badge/P1-orange?style=flat)</sub></sub>  Reset the budget**\nmore"), []File{{Path: "internal/retry/budget.go"}})
-	if v.Title != "fix round 2: 1 Codex threads" || v.Body != "internal/retry/budget.go:42  P1  Reset the budget" || v.PlanHash != hash || len(v.Operations) != 6 {
+	if v.Title != "fix round 2: 1 Codex threads" || v.Body != "request 2600000004 on head cccccccccccc · 2 Codex responses\ninternal/retry/budget.go:42  P1  Reset the budget" || v.PlanHash != hash || len(v.Operations) != 6 {
 		t.Fatalf("view %+v", v)
 	}
 	hv := FromRemediation(m, hash, []byte("{}"), policy.ModeApprovalGated, 2, loopPlanObs(hostile("title")), nil)
@@ -41,13 +42,18 @@ func TestRemediationViewShowsThreadsPathsAndHash(t *testing.T) {
 	}
 }
 
-// The finalization view states the gates and the threads to resolve.
+// The finalization view states the gates, the request and responses it
+// binds, the draft state, the human threads it leaves open and the threads
+// to resolve: every fact the manifest hashes.
 func TestFinalizationViewShowsGates(t *testing.T) {
 	m := schema.FinalizationManifest{Repository: "octo/widgets", PRNumber: 7, EligibleThreads: []schema.Thread{{ID: "T1"}},
+		RequestKey: "2600000004:" + strings.Repeat("c", 40), Responses: []schema.Response{{ID: "1"}}, PRIsDraft: true, NonCodexRootedThreads: 2,
 		Gates:      schema.Gates{Approvals: "pending", BranchProtection: "pass", Checks: "fail", Mergeability: "pass"},
 		Operations: []string{policy.OpResolveCodexThreads, policy.OpDeleteAutomation}}
 	v := FromFinalization(m, strings.Repeat("e", 64), nil, policy.ModeApprovalGated, loopPlanObs("Cover the path"))
-	if !strings.Contains(v.Body, "approvals pending") || !strings.Contains(v.Body, "checks fail") || !strings.Contains(v.Body, "budget.go:42  -  Cover the path") {
+	if !strings.Contains(v.Body, "approvals pending") || !strings.Contains(v.Body, "checks fail") || !strings.Contains(v.Body, "budget.go:42  -  Cover the path") ||
+		!strings.Contains(v.Body, "request 2600000004 on head cccccccccccc · 1 Codex response\n") ||
+		!strings.Contains(v.Body, "the pull request is a draft (marked ready first) · 2 review threads left open (not Codex's)") {
 		t.Fatalf("body %q", v.Body)
 	}
 }

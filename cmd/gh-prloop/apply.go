@@ -67,7 +67,7 @@ logged in.`,
 			if err != nil {
 				return exitWith(1, "run %s: %v", runID, err)
 			}
-			return executeRun(cmd, env, run, a, in, asJSON)
+			return executeRun(cmd, env, run, a, in, asJSON, !asJSON)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON event per line")

@@ -16,6 +16,7 @@ import (
 	"github.com/prloop/gh-prloop/core/policy"
 	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/planner"
+	"github.com/prloop/gh-prloop/schedule"
 	"github.com/prloop/gh-prloop/simenv"
 	"github.com/prloop/gh-prloop/statestore"
 	"github.com/prloop/gh-prloop/tui/execute"
@@ -52,7 +53,9 @@ func faultHook(getenv func(string) string) func(string) bool {
 // object per line with --json), and maps its outcome to an exit status:
 // 0 done, 1 drift/halt/error (or another gh-prloop holds the run), 2
 // stopped between operations by Ctrl+C.
-func executeRun(cmd *cobra.Command, env planEnv, run *statestore.Run, a statestore.Approval, in planner.Inputs, asJSON bool) error {
+//
+// With note, a finished run says what will wake the loop it started.
+func executeRun(cmd *cobra.Command, env planEnv, run *statestore.Run, a statestore.Approval, in planner.Inputs, asJSON, note bool) error {
 	c, err := env.client(cmd)
 	if err != nil {
 		return authError(err)
@@ -98,16 +101,57 @@ func executeRun(cmd *cobra.Command, env planEnv, run *statestore.Run, a statesto
 		// key and sets the same between-operations stop.
 		signal.Stop(sig)
 		ops, runID := opsOf(a)
+		var res *initial.Result
 		err = execute.Run(opCtx, execute.Options{Ops: ops, RunID: runID, In: keyboard(cmd), Out: out,
 			Execute: func(events func(initial.Event), stopped func() bool) error {
 				d.Events, d.Stop = events, func() bool { return stopped() || stop.Load() }
-				_, err := initial.Execute(opCtx, d, job)
+				var err error
+				res, err = initial.Execute(opCtx, d, job)
 				return err
 			}})
+		if err == nil && note && res != nil {
+			printNote(cmd, wakerNote(cmd.Context(), env, res.AutomationKey))
+		}
 		return executeError(err, a)
 	}
-	_, err = initial.Execute(opCtx, d, job)
+	res, err := initial.Execute(opCtx, d, job)
+	if err == nil && note && !asJSON && res != nil {
+		printNote(cmd, wakerNote(cmd.Context(), env, res.AutomationKey))
+	}
 	return executeError(err, a)
+}
+
+func printNote(cmd *cobra.Command, s string) {
+	if s != "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), s)
+	}
+}
+
+// wakerNote says what will wake a loop just started: the installed
+// schedule, or nothing yet — an ACTIVE automation that nothing wakes
+// never moves, and start or apply without the watch console would leave
+// the user waiting on it.
+func wakerNote(ctx context.Context, env planEnv, key string) string {
+	watch := "`gh-prloop watch " + sanitize.Text(key) + "`"
+	if env.tempState != "" {
+		return "" // the demo's state directory goes when the command ends
+	}
+	status := env.scheduleStatus
+	if status == nil {
+		status = func(ctx context.Context, root string) (schedule.Status, error) {
+			e, err := schedule.System(root, policy.HeartbeatRRule)
+			if err != nil {
+				return schedule.Status{}, err
+			}
+			return schedule.GetStatus(ctx, e)
+		}
+	}
+	if root, err := statestore.Root(env.getenv, env.homeDir); err == nil {
+		if st, err := status(ctx, root); err == nil && st.Installed {
+			return "The schedule wakes it every 2 minutes (`gh-prloop schedule status`); " + watch + " shows it live."
+		}
+	}
+	return "Nothing wakes it yet: `gh-prloop schedule install` runs `gh-prloop wakeup --all` every 2 minutes, or keep " + watch + " open."
 }
 
 func executeError(err error, a statestore.Approval) error {

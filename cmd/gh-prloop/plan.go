@@ -20,6 +20,7 @@ import (
 	"github.com/prloop/gh-prloop/local"
 	"github.com/prloop/gh-prloop/loop/initial"
 	"github.com/prloop/gh-prloop/planner"
+	"github.com/prloop/gh-prloop/schedule"
 	"github.com/prloop/gh-prloop/statestore"
 	"github.com/prloop/gh-prloop/tui/approval"
 	"github.com/prloop/gh-prloop/tui/sanitize"
@@ -38,6 +39,9 @@ type planEnv struct {
 	// tempState is a state directory removed when the command ends (the
 	// demo's); an approval recorded there is not pointed at.
 	tempState string
+	// scheduleStatus is the installed schedule's status (nil: this
+	// machine's, read by schedule.GetStatus).
+	scheduleStatus func(ctx context.Context, root string) (schedule.Status, error)
 }
 
 func defaultPlanEnv() planEnv {

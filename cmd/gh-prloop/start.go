@@ -164,7 +164,7 @@ func runStart(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.I
 	if err != nil {
 		return exitWith(1, "%v", err)
 	}
-	if err := executeRun(cmd, env, run, a, recorded, asJSON); err != nil || !watchAfter {
+	if err := executeRun(cmd, env, run, a, recorded, asJSON, !asJSON && !watchAfter); err != nil || !watchAfter {
 		return err
 	}
 	return watchStarted(cmd, env, runID)

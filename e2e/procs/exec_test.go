@@ -29,6 +29,10 @@ func TestApplyAfterPlanEndToEnd(t *testing.T) {
 	if !strings.Contains(r.stdout, "bootstrap-automation done") {
 		t.Fatalf("plain output lacks the operation list:\n%s", r.stdout)
 	}
+	// The loop it leaves is ACTIVE: apply says what will wake it.
+	if !strings.Contains(r.stderr, "Nothing wakes it yet: `gh-prloop schedule install`") && !strings.Contains(r.stderr, "The schedule wakes it") {
+		t.Fatalf("apply does not say what wakes the loop:\n%s", r.stderr)
+	}
 	w.checkEndState(runID)
 }
 

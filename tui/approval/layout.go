@@ -61,14 +61,21 @@ func (m *Model) SetSize(width, height int) {
 
 	sum := m.summaryLines(w)
 	opsFull := m.opsLines(w)
-	m.opsInline = 1+len(sum)+1+len(opsFull)+minMiddle > free
+	mid := minMiddle
+	if len(m.cfg.View.Files) == 0 {
+		// a plan without file content (a fix round before its edit, a
+		// finalization): its one line needs no room that the summary,
+		// which is what is approved, could use
+		mid = 2
+	}
+	m.opsInline = 1+len(sum)+1+len(opsFull)+mid > free
 	if m.opsInline {
 		sum = append(sum, m.opsCompact(w)...)
 	}
 	m.summary.SetContent(m.summaryTitle(), nil, sum)
 	m.ops.SetContent(m.opsTitle(), nil, opsFull)
 
-	sumH := min(1+len(sum), free-minMiddle)
+	sumH := min(1+len(sum), free-mid)
 	opsH := 0
 	if !m.opsInline {
 		opsH = 1 + len(opsFull)

@@ -86,3 +86,30 @@ func TestLoopPlanOperationNamesAreNeverCut(t *testing.T) {
 		}
 	}
 }
+
+// A plan without file content (a fix round before its edit) gives the rows
+// an empty files pane would take to the summary: the whole of a
+// two-thread fix round's summary is on the screen at 80x22, not a scrolled
+// part (with five rows kept for the empty files pane it needed three more).
+func TestFixRoundSummaryTakesTheEmptyFilesRows(t *testing.T) {
+	line := func(n int64) *int64 { return &n }
+	obs := &observe.PR{Threads: []observe.Thread{
+		{ID: "T1", Path: "internal/retry/budget.go", Line: line(17), Comments: []observe.ThreadComment{{Body: "**<sub><sub>![P1 Badge](https://img.shields.io/badge/P1-orange?style=flat)</sub></sub>  Reset the retry budget after a successful attempt**"}}},
+		{ID: "T2", Path: "internal/httpclient/client.go", Line: line(12), Comments: []observe.ThreadComment{{Body: "**<sub><sub>![P2 Badge](https://img.shields.io/badge/P2-yellow?style=flat)</sub></sub>  Rewind the request body before retrying**"}}},
+	}}
+	m := schema.RemediationManifest{Repository: "octo-org/widgets", RemoteName: "origin", BaseBranch: "main", HeadBranch: "feature/retry-budget",
+		BaseSHA: strings.Repeat("b", 40), CurrentHeadSHA: strings.Repeat("c", 40), RunID: strings.Repeat("a", 32), PRNumber: 1,
+		ActionableThreads: []schema.Thread{{ID: "T1"}, {ID: "T2"}}, Paths: []string{"internal/httpclient/client.go", "internal/retry/budget.go"},
+		RequestKey: "2600000001:" + strings.Repeat("c", 40), Responses: []schema.Response{{ID: "1"}, {ID: "2"}, {ID: "3"}},
+		Operations: []string{policy.OpEditFiles, policy.OpCommit, policy.OpPush, policy.OpReplyToCodexThreads, policy.OpRequestCodexReview, policy.OpUpdateAutomation}}
+	hash := strings.Repeat("d", 64)
+	v := FromRemediation(m, hash, []byte("{}"), policy.ModeApprovalGated, 1, obs, nil)
+	v.Body += "\nPaths the fix may change: internal/httpclient/client.go, internal/retry/budget.go\n"
+	c := &calls{}
+	model := New(c.config(v, RecheckResult{PlanHash: hash}, "ok"), asciiStyles())
+	model.SetSize(80, 22)
+	screen := model.View()
+	if !strings.Contains(screen, "Paths the fix may change") {
+		t.Fatalf("the end of the summary is scrolled off at 80x22:\n%s", screen)
+	}
+}

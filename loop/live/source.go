@@ -280,8 +280,8 @@ func fromHistory(l *status.Loop, hist []wakeup.Record, cp *checkpoint.Checkpoint
 			// The finish recorded the end: the loop is done, as the
 			// evaluator says of a finalized state (not "the plan was
 			// executed" under a done loop).
-			l.Next = status.Next{Action: evaluate.ActionDone, Reason: evaluate.ReasonFinalized,
-				Message: "finalized at " + *cp.FinalizedAt + "; the automation is deleted"}
+			// The console states the time on its own line.
+			l.Next = status.Next{Action: evaluate.ActionDone, Reason: evaluate.ReasonFinalized}
 			return
 		}
 		// The wakeup carried its action out: what comes next is only known

@@ -143,20 +143,29 @@ Exit status: 0 approved, printed with --json, or summarized without a terminal
 	return cmd
 }
 
-func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.Inputs, fixer []string, asJSON bool) error {
+// planDeps is what plan and start build a plan with: the GitHub client,
+// the sanitized git runner and a fresh run id.
+func planDeps(cmd *cobra.Command, env planEnv) (*ghclient.Client, *gitx.Runner, planner.Deps, string, error) {
 	c, err := env.client(cmd)
 	if err != nil {
-		return authError(err)
+		return nil, nil, planner.Deps{}, "", authError(err)
 	}
 	git, err := env.git()
 	if err != nil {
-		return exitWith(1, "%v", err)
+		return nil, nil, planner.Deps{}, "", exitWith(1, "%v", err)
 	}
 	runID, err := newRunID()
 	if err != nil {
-		return exitWith(1, "cannot draw a run id: %v", err)
+		return nil, nil, planner.Deps{}, "", exitWith(1, "cannot draw a run id: %v", err)
 	}
-	deps := planner.Deps{Git: git, GitHub: c}
+	return c, git, planner.Deps{Git: git, GitHub: c}, runID, nil
+}
+
+func runPlan(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.Inputs, fixer []string, asJSON bool) error {
+	c, git, deps, runID, err := planDeps(cmd, env)
+	if err != nil {
+		return err
+	}
 	progress := func(msg string) {
 		if !asJSON && isTerminal(cmd.ErrOrStderr()) {
 			fmt.Fprintln(cmd.ErrOrStderr(), msg)

@@ -91,19 +91,13 @@ func runStart(ctx context.Context, cmd *cobra.Command, env planEnv, in planner.I
 	if gated && !(stdinIsTerminal(cmd) && isTerminal(cmd.OutOrStdout())) {
 		return exitWith(2, "approval-gated start needs a terminal to type the plan hash; use `gh-prloop plan` then `gh-prloop apply`, or --mode autonomous")
 	}
-	c, err := env.client(cmd)
+	c, git, deps, runID, err := planDeps(cmd, env)
 	if err != nil {
-		return authError(err)
+		return err
 	}
-	git, err := env.git()
-	if err != nil {
-		return exitWith(1, "%v", err)
+	if !asJSON && isTerminal(cmd.ErrOrStderr()) {
+		fmt.Fprintln(cmd.ErrOrStderr(), "Observing the checkout and GitHub…")
 	}
-	runID, err := newRunID()
-	if err != nil {
-		return exitWith(1, "cannot draw a run id: %v", err)
-	}
-	deps := planner.Deps{Git: git, GitHub: c}
 	// First validation: Build runs core's --initial on what it built.
 	p, err := planner.Build(ctx, deps, in, runID)
 	if err != nil {

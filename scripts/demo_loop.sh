@@ -65,7 +65,7 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "runs", "*", "history.jsonl"
         print("     wakeup %-3s %-22s %s" % (n, d.get("action",""), d.get("reason","")))' "$GH_PRLOOP_STATE_DIR" || true
 else
   echo "   start --mode autonomous --fixer '<gh-prloop> sim fix' (the simulator's scripted fixer)"
-  "$bin" start --mode autonomous --fixer "'$bin' sim fix" -t "Fix the budget rounding" </dev/null | sed 's/^/     /'
+  "$bin" start --mode autonomous --fixer "'$bin' sim fix" -t "Fix the budget rounding" </dev/null 2>&1 | sed 's/^/     /'
 
   echo "   wakeup --all --json until no loop is ACTIVE:"
   finished=

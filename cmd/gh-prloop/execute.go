@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"github.com/prloop/gh-prloop/automations"
 	"github.com/prloop/gh-prloop/core/policy"
@@ -146,6 +147,9 @@ func wakerNote(ctx context.Context, env planEnv, key string) string {
 			return schedule.GetStatus(ctx, e)
 		}
 	}
+	// A service manager that does not answer must not hold the command.
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
 	if root, err := statestore.Root(env.getenv, env.homeDir); err == nil {
 		if st, err := status(ctx, root); err == nil && st.Installed {
 			return "The schedule wakes it every 2 minutes (`gh-prloop schedule status`); " + watch + " shows it live."

@@ -136,40 +136,33 @@ func newAutomationsShowCmd(env automationsEnv) *cobra.Command {
 }
 
 func newAutomationsPauseCmd(env automationsEnv) *cobra.Command {
-	var (
-		asJSON bool
-		reason string
-	)
-	cmd := &cobra.Command{
-		Use:   "pause KEY [--reason TEXT] [--json]",
-		Short: "Pause an automation: wakeups leave its loop alone until it is resumed",
-		Args:  oneKey,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			reg, rec, err := env.resolve(cmd, args[0])
-			if err != nil {
-				return err
-			}
-			was := rec.Status
-			rec, err = reg.Pause(cmd.Context(), rec.Key, reason, env.now())
-			if err != nil {
-				return err
-			}
-			return printChanged(cmd, asJSON, rec, was, "Paused")
-		},
-	}
+	var reason string
+	cmd := statusChangeCmd(env, "Paused", func(cmd *cobra.Command, reg *automations.Registry, key string) (automations.Record, error) {
+		return reg.Pause(cmd.Context(), key, reason, env.now())
+	})
+	cmd.Use = "pause KEY [--reason TEXT] [--json]"
+	cmd.Short = "Pause an automation: wakeups leave its loop alone until it is resumed"
 	cmd.Flags().StringVar(&reason, "reason", "", "why it is paused (default \""+automations.DefaultPauseReason+"\")")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the record as JSON")
 	return cmd
 }
 
 func newAutomationsResumeCmd(env automationsEnv) *cobra.Command {
+	cmd := statusChangeCmd(env, "Resumed", func(cmd *cobra.Command, reg *automations.Registry, key string) (automations.Record, error) {
+		return reg.Resume(cmd.Context(), key, env.now())
+	})
+	cmd.Use = "resume KEY [--json]"
+	cmd.Short = "Resume a paused automation"
+	cmd.Long = `Make a PAUSED automation ACTIVE again; its next wakeup re-reads everything and
+the evaluator decides what happens. A bootstrap stub that never received its
+prompt cannot be resumed: ` + "`gh-prloop apply`" + ` finishes its run.`
+	return cmd
+}
+
+// statusChangeCmd is pause's and resume's body: resolve KEY, change the
+// record's status, say what changed (or that it already had the status).
+func statusChangeCmd(env automationsEnv, verb string, change func(*cobra.Command, *automations.Registry, string) (automations.Record, error)) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "resume KEY [--json]",
-		Short: "Resume a paused automation",
-		Long: `Make a PAUSED automation ACTIVE again; its next wakeup re-reads everything and
-the evaluator decides what happens. A bootstrap stub that never received its
-prompt cannot be resumed: ` + "`gh-prloop apply`" + ` finishes its run.`,
 		Args: oneKey,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reg, rec, err := env.resolve(cmd, args[0])
@@ -177,11 +170,10 @@ prompt cannot be resumed: ` + "`gh-prloop apply`" + ` finishes its run.`,
 				return err
 			}
 			was := rec.Status
-			rec, err = reg.Resume(cmd.Context(), rec.Key, env.now())
-			if err != nil {
+			if rec, err = change(cmd, reg, rec.Key); err != nil {
 				return err
 			}
-			return printChanged(cmd, asJSON, rec, was, "Resumed")
+			return printChanged(cmd, asJSON, rec, was, verb)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the record as JSON")

@@ -125,6 +125,21 @@ func (term *terminal) exitStatus() (string, bool) {
 	return strings.TrimSpace(string(b)), true
 }
 
+// waitExit polls until the command ends (at most limit reads) and returns
+// its exit status; what names the key that should have ended it.
+func (term *terminal) waitExit(what string, limit int) string {
+	term.t.Helper()
+	for n := 0; ; n++ {
+		if st, ok := term.exitStatus(); ok {
+			return st
+		}
+		if n > limit {
+			term.t.Fatalf("%s did not end the command:\n%s", what, term.screen())
+		}
+		time.Sleep(pollEvery)
+	}
+}
+
 // pollEvery is the pause between two reads of the screen; limit bounds
 // how many reads a wait makes. Nothing is asserted about time: the bound
 // only stops a test that would otherwise hang.

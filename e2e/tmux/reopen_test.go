@@ -85,18 +85,8 @@ func TestScheduledWakeupsCarryOnWhileTheConsoleIsClosed(t *testing.T) {
 		return strings.Contains(s, "next: wait") && strings.Contains(s, "  wakeup wait (")
 	})
 	term.press("q")
-	for n := 0; ; n++ {
-		st, ok := term.exitStatus()
-		if ok {
-			if st != "0" {
-				t.Fatalf("watch exited %s:\n%s", st, term.transcript())
-			}
-			break
-		}
-		if n > 600 {
-			t.Fatalf("q did not close the console:\n%s", term.screen())
-		}
-		time.Sleep(pollEvery)
+	if st := term.waitExit("q", 600); st != "0" {
+		t.Fatalf("watch exited %s:\n%s", st, term.transcript())
 	}
 	closedAt := len(history())
 	if closedAt == 0 {
@@ -161,15 +151,7 @@ func TestScheduledWakeupsCarryOnWhileTheConsoleIsClosed(t *testing.T) {
 	})
 	t.Logf("%d wakeups ran while the console was closed; the reopened console:\n%s", len(ranClosed), screen)
 	term2.press("q")
-	for n := 0; ; n++ {
-		if _, ok := term2.exitStatus(); ok {
-			break
-		}
-		if n > 600 {
-			t.Fatalf("q did not close the reopened console:\n%s", term2.screen())
-		}
-		time.Sleep(pollEvery)
-	}
+	term2.waitExit("q on the reopened console", 600)
 }
 
 // onlyLoop is the key of the registry's one automation.

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/prloop/gh-prloop/ghsim/standalone"
 	"github.com/prloop/gh-prloop/statestore"
@@ -38,16 +37,7 @@ func TestStartConsoleShowsTheBody(t *testing.T) {
 		return shownHash(s) != "" && strings.Contains(s, "Add a retry budget") && strings.Contains(s, "flapping upstream is not hammered")
 	})
 	term.press("Escape")
-	for n := 0; ; n++ {
-		if st, ok := term.exitStatus(); ok {
-			if st != "2" {
-				t.Fatalf("esc: exit %s, want 2 (cancelled)\n%s", st, term.transcript())
-			}
-			break
-		}
-		if n > 600 {
-			t.Fatalf("esc did not close the console:\n%s", term.screen())
-		}
-		time.Sleep(pollEvery)
+	if st := term.waitExit("esc", 600); st != "2" {
+		t.Fatalf("esc: exit %s, want 2 (cancelled)\n%s", st, term.transcript())
 	}
 }

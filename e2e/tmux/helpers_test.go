@@ -2,6 +2,7 @@ package tmux
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/prloop/gh-prloop/ghsim/standalone"
+	"github.com/prloop/gh-prloop/statestore"
 )
 
 var binary string
@@ -197,4 +201,23 @@ func baseEnv(t *testing.T, home string) []string {
 		}
 	}
 	return env
+}
+
+// simWorld starts the standalone simulator with opts (Dir filled in) and
+// returns it with the environment that points gh-prloop at it and at a
+// fresh state directory.
+func simWorld(t *testing.T, opts standalone.Options) (*standalone.Sim, []string, string) {
+	t.Helper()
+	opts.Dir = t.TempDir()
+	sim, err := standalone.Start(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(sim.Close)
+	state := t.TempDir()
+	env := append(baseEnv(t, state), statestore.EnvStateDir+"="+state)
+	for k, v := range sim.Info().Env {
+		env = append(env, k+"="+v)
+	}
+	return sim, env, state
 }

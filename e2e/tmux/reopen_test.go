@@ -14,7 +14,6 @@ import (
 	"github.com/prloop/gh-prloop/ghsim/standalone"
 	"github.com/prloop/gh-prloop/loop/wakeup"
 	"github.com/prloop/gh-prloop/schedule"
-	"github.com/prloop/gh-prloop/statestore"
 )
 
 // The watch console closed mid-wait stops nothing: the command the
@@ -32,19 +31,10 @@ func TestScheduledWakeupsCarryOnWhileTheConsoleIsClosed(t *testing.T) {
 	// after each push.
 	gates := standalone.DefaultGates()
 	gates.CheckDelay = 20 * time.Second
-	sim, err := standalone.Start(context.Background(), standalone.Options{
-		Dir: t.TempDir(), TimeScale: 30, BotDelay: 3 * time.Minute, Gates: &gates,
+	sim, env, state := simWorld(t, standalone.Options{
+		TimeScale: 30, BotDelay: 3 * time.Minute, Gates: &gates,
 		Scenarios: []ghsim.ScenarioKind{ghsim.Findings, ghsim.CleanByReaction},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
-	state := t.TempDir()
-	env := append(baseEnv(t, state), statestore.EnvStateDir+"="+state)
-	for k, v := range sim.Info().Env {
-		env = append(env, k+"="+v)
-	}
 	checkout := sim.Info().Checkout
 	gh := func(args ...string) (string, string, int) {
 		t.Helper()

@@ -1,14 +1,12 @@
 package tmux
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/prloop/gh-prloop/ghsim/standalone"
-	"github.com/prloop/gh-prloop/statestore"
 )
 
 // start's approval console shows every approved byte that the plan only
@@ -18,16 +16,7 @@ import (
 func TestStartConsoleShowsTheBody(t *testing.T) {
 	requireTmux(t)
 	t.Parallel()
-	sim, err := standalone.Start(context.Background(), standalone.Options{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(sim.Close)
-	state := t.TempDir()
-	env := append(baseEnv(t, state), statestore.EnvStateDir+"="+state)
-	for k, v := range sim.Info().Env {
-		env = append(env, k+"="+v)
-	}
+	sim, env, _ := simWorld(t, standalone.Options{})
 	body := filepath.Join(t.TempDir(), "body.md")
 	if err := os.WriteFile(body, []byte("Budgets retries per client so that a flapping upstream is not hammered.\n"), 0o600); err != nil {
 		t.Fatal(err)

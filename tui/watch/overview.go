@@ -119,7 +119,7 @@ func (o *overview) lines() []string {
 	switch phase {
 	case status.PhaseAwaitingApproval:
 		h := sanitize.Line(l.Next.PlanHash, 80)
-		how := "approve it with `gh-prloop approve " + sanitize.Line(l.Key, 60) + "`"
+		how := "approve it with `gh-prloop approve " + sanitize.Line(l.Key, 200) + "`" // a key is ~80 cells: cut only by the screen
 		if o.approval {
 			how = "press a to review and approve it here"
 		}

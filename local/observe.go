@@ -33,6 +33,12 @@ type Options struct {
 	// the boundary instead of refused, and git status then runs those
 	// filters. Only for a human who accepted exactly that.
 	AcceptRisk bool
+	// LocalOnly skips the remote (no ls-remote, no network): BaseBranch,
+	// BaseSHA and RemoteRefsSHA256 stay empty. The wakeup loop observes
+	// the checkout only for the execution boundary and the path records,
+	// which are local, and reads the tips from GitHub's one GraphQL
+	// observation.
+	LocalOnly bool
 }
 
 // Observation is one complete, fresh observation of a checkout.
@@ -123,13 +129,16 @@ func Observe(ctx context.Context, opts Options) (*Observation, error) {
 		index    []indexEntry
 		indexErr error
 	)
-	wg.Add(3)
-	go func() {
-		defer wg.Done()
-		if refs, refsErr = lsRemote(ctx, r, w.Root, rem.TransportURL); refsErr != nil {
-			cancel()
-		}
-	}()
+	wg.Add(2)
+	if !opts.LocalOnly {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if refs, refsErr = lsRemote(ctx, r, w.Root, rem.TransportURL); refsErr != nil {
+				cancel()
+			}
+		}()
+	}
 	go func() {
 		defer wg.Done()
 		if metadata, metaErr = metadataValue(ctx, r, w.Root, w.GitDir, w.CommonDir); metaErr != nil {
@@ -151,9 +160,11 @@ func Observe(ctx context.Context, opts Options) (*Observation, error) {
 		return nil, err
 	}
 
-	o.RemoteRefsSHA256 = mustHash(refs.value())
-	if o.BaseBranch, o.BaseSHA, err = refs.base(opts.BaseBranch); err != nil {
-		return nil, err
+	if !opts.LocalOnly {
+		o.RemoteRefsSHA256 = mustHash(refs.value())
+		if o.BaseBranch, o.BaseSHA, err = refs.base(opts.BaseBranch); err != nil {
+			return nil, err
+		}
 	}
 	attrs, err := attributesValue(w.Root, w.CommonDir, cfg, index, o.untracked)
 	if err != nil {

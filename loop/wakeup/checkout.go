@@ -37,7 +37,10 @@ func (l LocalCheckout) observe(ctx context.Context, run *statestore.Run) (*local
 	if err != nil {
 		return nil, err
 	}
-	return local.Observe(ctx, local.Options{Dir: in.Dir, Runner: l.Git, Remote: in.Remote, BaseBranch: in.Base, Host: in.Host, AcceptRisk: in.AcceptRisk})
+	// The boundary and the path records are local: no ls-remote, so that
+	// a wakeup with a stored plan (one awaiting its hash, every two
+	// minutes) makes no git network request.
+	return local.Observe(ctx, local.Options{Dir: in.Dir, Runner: l.Git, Remote: in.Remote, BaseBranch: in.Base, Host: in.Host, AcceptRisk: in.AcceptRisk, LocalOnly: true})
 }
 
 // Boundary implements Checkout.

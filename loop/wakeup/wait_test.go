@@ -91,3 +91,28 @@ func TestHaltsPauseTheAutomation(t *testing.T) {
 		})
 	}
 }
+
+// A wakeup while a fix round's plan awaits its hash observes the checkout
+// for the plan's execution boundary, locally: no git network operation
+// (it made six, an ls-remote per observation), no charged REST request,
+// one GraphQL point.
+func TestAwaitingApprovalWakeupMakesNoGitRequest(t *testing.T) {
+	w := newWorld(t, policy.ModeApprovalGated, ghsim.Scenario{Kind: ghsim.Findings})
+	w.codexAnswers()
+	if o := w.wake(); o.Action != evaluate.ActionAwaitApproval {
+		t.Fatalf("outcome %+v", o)
+	}
+	w.bed.Sim.ResetStats()
+	git0 := w.bed.GitServer.Requests()
+	o := w.wake()
+	if o.Action != evaluate.ActionAwaitApproval {
+		t.Fatalf("second wakeup: %+v", o)
+	}
+	st := w.bed.Sim.Stats()
+	if n := w.bed.GitServer.Requests() - git0; n != 0 {
+		t.Errorf("a wakeup awaiting approval made %d git network requests", n)
+	}
+	if st.REST-st.REST304 != 0 || st.GraphQL != 1 || st.GraphQLPoints > 1 {
+		t.Errorf("a wakeup awaiting approval cost %d charged REST, %d GraphQL queries, %d points", st.REST-st.REST304, st.GraphQL, st.GraphQLPoints)
+	}
+}

@@ -254,7 +254,13 @@ Exit status: 0 approved (or rebuilt), 1 wrong hash, no plan or error, 2 usage.`,
 			if hash == "" && len(addPaths) == 0 && stdinIsTerminal(cmd) && isTerminal(out) {
 				return approveConsole(cmd, env, d, key, p)
 			}
-			printPending(out, key, p)
+			var obs *observe.PR
+			if hash == "" {
+				// Shown to be read: the threads by path, priority and title
+				// (one GraphQL query; their ids alone when it fails).
+				obs = observeLoopPR(cmd, env, p)
+			}
+			printPending(out, key, p, obs)
 			if hash == "" {
 				fmt.Fprintf(out, "\nto approve: gh-prloop approve %s --hash %s\n", key, p.PlanHash)
 				if len(addPaths) > 0 {
@@ -319,16 +325,14 @@ func onlyAwaiting(cmd *cobra.Command, d wakeup.Deps) (string, error) {
 
 // printPending prints the plan an approval binds: what it fixes or
 // finishes, where, with which commands and operations, and its hash.
-func printPending(w io.Writer, key string, p *wakeup.Pending) {
+func printPending(w io.Writer, key string, p *wakeup.Pending, obs *observe.PR) {
 	c := p.Checkpoint
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s plan of %s\n", p.Kind, key)
 	fmt.Fprintf(&b, "  %s #%d, head %s, round %d of at most %d\n", c.Repository, c.PRNumber, short(c.RequestHeadSHA), c.FixRounds+1, policy.MaxFixRounds)
 	if m := c.RemediationManifest; m != nil {
 		fmt.Fprintf(&b, "  threads to fix: %d\n", len(m.ActionableThreads))
-		for _, t := range m.ActionableThreads {
-			fmt.Fprintf(&b, "    %s\n", t.ID)
-		}
+		indentLines(&b, approval.ThreadLines(m.ActionableThreads, obs))
 		fmt.Fprintf(&b, "  paths:\n")
 		for _, path := range m.Paths {
 			fmt.Fprintf(&b, "    %s\n", path)
@@ -341,6 +345,7 @@ func printPending(w io.Writer, key string, p *wakeup.Pending) {
 	}
 	if m := c.FinalizationManifest; m != nil {
 		fmt.Fprintf(&b, "  threads to resolve: %d\n", len(m.EligibleThreads))
+		indentLines(&b, approval.ThreadLines(m.EligibleThreads, obs))
 		fmt.Fprintf(&b, "  gates: approvals %s, branch protection %s, checks %s, mergeability %s\n",
 			m.Gates.Approvals, m.Gates.BranchProtection, m.Gates.Checks, m.Gates.Mergeability)
 		fmt.Fprintf(&b, "  operations: %s\n", strings.Join(m.Operations, ", "))
@@ -350,6 +355,32 @@ func printPending(w io.Writer, key string, p *wakeup.Pending) {
 	}
 	fmt.Fprintf(&b, "  plan hash: %s\n", p.PlanHash)
 	fmt.Fprint(w, sanitize.Text(b.String()))
+}
+
+func indentLines(b *strings.Builder, s string) {
+	for _, l := range strings.Split(s, "\n") {
+		if l != "" {
+			fmt.Fprintf(b, "    %s\n", l)
+		}
+	}
+}
+
+// observeLoopPR is the loop's pull request as GitHub shows it now, nil
+// when it cannot be read (the caller then shows thread ids).
+func observeLoopPR(cmd *cobra.Command, env planEnv, p *wakeup.Pending) *observe.PR {
+	client, err := env.client(cmd)
+	if err != nil {
+		return nil
+	}
+	repo, err := ghclient.ParseRepo(p.Checkpoint.Repository)
+	if err != nil {
+		return nil
+	}
+	obs, _, err := client.ObservePR(cmd.Context(), repo, p.Checkpoint.PRNumber)
+	if err != nil {
+		return nil
+	}
+	return obs
 }
 
 func short(sha string) string {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -103,6 +104,11 @@ func TestWakeupAndApproveCommands(t *testing.T) {
 	out, _, code = runLoopCLI(t, env, "approve")
 	if code != 2 || !strings.Contains(out, "plan hash: "+o.PlanHash) || !strings.Contains(out, "remediation plan of "+key) {
 		t.Fatalf("approve without --hash: %d %q", code, out)
+	}
+	// The threads to fix are read as the consoles show them: path:line,
+	// priority and title, not their node ids alone.
+	if !regexp.MustCompile(`(?m)^    \S+:\d+  P[0-3]  \S`).MatchString(out) {
+		t.Fatalf("approve without --hash does not show the threads by path, priority and title:\n%s", out)
 	}
 	if _, errOut, code = runLoopCLI(t, env, "approve", key, "--hash", strings.Repeat("0", 64)); code != 1 || !strings.Contains(errOut, "not the pending plan's") {
 		t.Fatalf("approve with a wrong hash: %d %q", code, errOut)

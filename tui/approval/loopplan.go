@@ -20,7 +20,7 @@ func FromRemediation(m schema.RemediationManifest, hash string, canonical []byte
 		Repository: m.Repository, Host: policy.Host, RemoteName: m.RemoteName, BaseBranch: m.BaseBranch, BaseSHA: m.BaseSHA,
 		HeadBranch: m.HeadBranch, HeadSHA: m.CurrentHeadSHA, Mode: mode, RunID: m.RunID, ExistingPR: m.PRNumber,
 		Title:    fmt.Sprintf("fix round %d: %d Codex threads", round, len(m.ActionableThreads)),
-		Body:     requestLine(m.RequestKey, m.Responses) + "\n" + threadLines(m.ActionableThreads, obs),
+		Body:     requestLine(m.RequestKey, m.Responses) + "\n" + ThreadLines(m.ActionableThreads, obs),
 		Posture:  Posture(m.Execution),
 		PlanHash: hash, Document: canonical, Files: files, Scope: m.Paths,
 	}
@@ -43,7 +43,7 @@ func FromFinalization(m schema.FinalizationManifest, hash string, canonical []by
 		Title: fmt.Sprintf("finalize: resolve %d Codex threads", len(m.EligibleThreads)),
 		Body: fmt.Sprintf("gates: approvals %s, branch protection %s, checks %s, mergeability %s\n%s\n%s\n%s",
 			g.Approvals, g.BranchProtection, g.Checks, g.Mergeability, requestLine(m.RequestKey, m.Responses),
-			prLine(m.PRIsDraft, m.NonCodexRootedThreads), threadLines(m.EligibleThreads, obs)),
+			prLine(m.PRIsDraft, m.NonCodexRootedThreads), ThreadLines(m.EligibleThreads, obs)),
 		PlanHash: hash, Document: canonical,
 	}
 	for _, op := range m.Operations {
@@ -73,9 +73,10 @@ func prLine(draft bool, nonCodex int64) string {
 	return fmt.Sprintf("the pull request is %s · %s left open (not Codex's)", state, plural(int(nonCodex), "review thread"))
 }
 
-// threadLines: one line per thread; the text comes from GitHub and is
+// ThreadLines: one line per thread (path:line, priority, title; the id
+// alone where obs does not hold it); the text comes from GitHub and is
 // sanitized where the console draws it, like every other field.
-func threadLines(ts []schema.Thread, obs *observe.PR) string {
+func ThreadLines(ts []schema.Thread, obs *observe.PR) string {
 	byID := map[string]observe.Thread{}
 	if obs != nil {
 		for _, t := range obs.Threads {

@@ -46,6 +46,31 @@ func TestResolveByKeyThenID(t *testing.T) {
 	}
 }
 
+// OWNER/REPO#N, as the consoles print a loop, names the one automation of
+// that pull request (case aside); two are ambiguous and named; another
+// pull request, or a prefix of it, is no automation.
+func TestResolveByPullRequest(t *testing.T) {
+	other := rec
+	other.ID, other.Key = "automation-"+strings.Repeat("c", 32), "github-codex-pr-loop/o/r/pull/12/run/"+strings.Repeat("d", 32)
+	recs := []automations.Record{rec, other}
+	if got, err := Resolve(recs, "O/r#1"); err != nil || got.ID != rec.ID {
+		t.Fatalf("o/r#1: %v %v", got, err)
+	}
+	if got, err := Resolve(recs, "o/r#12"); err != nil || got.ID != other.ID {
+		t.Fatalf("o/r#12: %v %v", got, err)
+	}
+	for _, arg := range []string{"o/r#2", "o/r#", "o#1", "o/r/pull/1"} {
+		if _, err := Resolve(recs, arg); !errors.Is(err, ErrNoSuchAutomation) {
+			t.Errorf("%q: %v, want no automation", arg, err)
+		}
+	}
+	again := rec
+	again.ID, again.Key = "automation-"+strings.Repeat("e", 32), "github-codex-pr-loop/o/r/pull/1/run/"+strings.Repeat("f", 32)
+	if _, err := Resolve(append(recs, again), "o/r#1"); err == nil || errors.Is(err, ErrNoSuchAutomation) || !strings.Contains(err.Error(), again.Key) || !strings.Contains(err.Error(), rec.Key) {
+		t.Fatalf("two automations of o/r#1: %v", err)
+	}
+}
+
 func TestConfirmDelete(t *testing.T) {
 	paused := rec
 	paused.Status, paused.Reason = automations.StatusPaused, "x"

@@ -62,7 +62,8 @@ func newAutomationsCmd(env automationsEnv) *cobra.Command {
 		Long: `Every loop is an automation in the registry of the state directory
 ($GH_PRLOOP_STATE_DIR, else $XDG_STATE_HOME/gh-prloop): its key, its prompt and
 its schedule, ACTIVE or PAUSED (with the reason). A scheduled wakeup only acts on
-ACTIVE automations. KEY is an automation's key or its id.
+ACTIVE automations. KEY is an automation's key, its id, or its pull request as
+OWNER/REPO#NUMBER (as the consoles print it).
 
 A registry file that was edited by hand or torn is refused, naming the field;
 it is never repaired automatically.`,
@@ -77,7 +78,7 @@ it is never repaired automatically.`,
 // a wrong count is a usage error (exit 2).
 func oneKey(cmd *cobra.Command, args []string) error {
 	if len(args) != 1 {
-		return exitWith(2, "%s needs exactly one KEY (an automation's key or id), got %d arguments\nRun '%s --help' for usage.", cmd.CommandPath(), len(args), cmd.CommandPath())
+		return exitWith(2, "%s needs exactly one KEY (an automation's key, id or OWNER/REPO#NUMBER), got %d arguments\nRun '%s --help' for usage.", cmd.CommandPath(), len(args), cmd.CommandPath())
 	}
 	return nil
 }

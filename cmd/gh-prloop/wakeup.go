@@ -91,7 +91,7 @@ func newWakeupCmd(env planEnv) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "wakeup [KEY | --all] [--json]",
 		Short: "Wake a loop once: observe, evaluate, do exactly the action core emits",
-		Long: `Wake the loop KEY (an automation key or id), or every ACTIVE automation with
+		Long: `Wake the loop KEY (an automation key or id, or OWNER/REPO#NUMBER), or every ACTIVE automation with
 --all, once (--all also finishes a loop whose finalization deleted its
 automation but was interrupted before recording its end). Under the run's
 lock each wakeup re-fetches the pull request in

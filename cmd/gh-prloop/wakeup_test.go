@@ -110,8 +110,11 @@ func TestWakeupAndApproveCommands(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^    \S+:\d+  P[0-3]  \S`).MatchString(out) {
 		t.Fatalf("approve without --hash does not show the threads by path, priority and title:\n%s", out)
 	}
-	if _, errOut, code = runLoopCLI(t, env, "approve", key, "--hash", strings.Repeat("0", 64)); code != 1 || !strings.Contains(errOut, "not the pending plan's") {
-		t.Fatalf("approve with a wrong hash: %d %q", code, errOut)
+	// The loop named as the consoles print it, OWNER/REPO#N.
+	parts := strings.Split(key, "/") // github-codex-pr-loop/OWNER/REPO/pull/N/run/ID
+	ref := parts[1] + "/" + parts[2] + "#" + parts[4]
+	if _, errOut, code = runLoopCLI(t, env, "approve", ref, "--hash", strings.Repeat("0", 64)); code != 1 || !strings.Contains(errOut, "not the pending plan's") {
+		t.Fatalf("approve %s with a wrong hash: %d %q", ref, code, errOut)
 	}
 	if out, errOut, code = runLoopCLI(t, env, "approve", "--hash", o.PlanHash); code != 0 || !strings.Contains(out, "approved the remediation plan") {
 		t.Fatalf("approve: %d %q %q", code, out, errOut)

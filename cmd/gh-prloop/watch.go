@@ -32,8 +32,8 @@ func newWatchCmd(env planEnv) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "watch [KEY | PR] [--all]",
 		Short: "The live console of a running loop: it drives wakeups and shows threads, gates and history",
-		Long: `Open the live console of one loop (KEY, an automation key or id, or the pull
-request number of a loop in the registry; without either, the only loop).
+		Long: `Open the live console of one loop (KEY, an automation key or id, OWNER/REPO#NUMBER,
+or the pull request number of a loop in the registry; without either, the only loop).
 While it is open it drives the loop: a wakeup on the automation's rrule and on
 r, each through the same code path and run lock as 'gh-prloop wakeup'. When a
 scheduled wakeup holds the lock, the console says so and refreshes once it is

@@ -44,6 +44,30 @@ func HaltWords(reason string) string {
 	return reason
 }
 
+// Ref names the loop in a command a person types: OWNER/REPO#NUMBER, which
+// every KEY argument accepts and which is short enough for an 80-column
+// hint, else the key.
+func (l Loop) Ref() string {
+	if l.Repository != "" && l.Number > 0 {
+		return fmt.Sprintf("%s#%d", l.Repository, l.Number)
+	}
+	return l.Key
+}
+
+// HaltNext says what a person can do about a halt: most halts end when
+// the cause is fixed and the automation resumed (its next wakeup re-reads
+// everything and core decides again); a merged pull request or a used-up
+// fix-round limit do not, and the loop is ended instead.
+func HaltNext(reason, key string) string {
+	switch reason {
+	case evaluate.ReasonPRMerged:
+		return "the pull request is merged: `gh-prloop automations delete " + key + "` ends the loop"
+	case evaluate.ReasonFixRoundLimit:
+		return "every fix round is used: finish the review by hand; `gh-prloop automations delete " + key + "` ends the loop"
+	}
+	return "fix the cause, then `gh-prloop automations resume " + key + "`"
+}
+
 // ReasonExecuted is the console's reason (never core's) for a loop whose
 // last wakeup carried out an execute action: nothing is decided until the
 // next wakeup observes its result.

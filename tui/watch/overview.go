@@ -119,13 +119,15 @@ func (o *overview) lines() []string {
 	switch phase {
 	case status.PhaseAwaitingApproval:
 		h := sanitize.Line(l.Next.PlanHash, 80)
-		how := "approve it with `gh-prloop approve " + sanitize.Line(l.Key, 200) + "`" // a key is ~80 cells: cut only by the screen
+		how := "approve it with `gh-prloop approve " + sanitize.Line(l.Ref(), 200) + "`"
 		if o.approval {
 			how = "press a to review and approve it here"
 		}
 		out = append(out, st.Warn.Render(common.Fit("plan "+h, w)), st.Warn.Render(common.Fit(how, w)))
 	case status.PhaseHalted:
-		out = append(out, st.Muted.Render(common.Fit("the automation is paused; everything is kept for inspection", w)))
+		out = append(out, st.Muted.Render(common.Fit("the automation is paused; everything is kept for inspection", w)),
+			// what a person can do about it
+			st.Muted.Render(common.Fit(status.HaltNext(l.HaltReason(), sanitize.Line(l.Ref(), 200)), w)))
 	case status.PhaseFinalized:
 		if !l.FinalizedAt.IsZero() {
 			out = append(out, st.Muted.Render(common.Fit("finalized at "+l.FinalizedAt.UTC().Format("2006-01-02 15:04:05Z"), w)))

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/prloop/gh-prloop/automations"
+	"github.com/prloop/gh-prloop/core/policy"
 )
 
 // ErrNoSuchAutomation: nothing has the key or id the human gave.
@@ -32,8 +34,9 @@ func Resolve(recs []automations.Record, arg string) (automations.Record, error) 
 		}
 	}
 	if m := rePR.FindStringSubmatch(arg); m != nil {
-		// A key is github-codex-pr-loop/<owner/repo, lowercase>/pull/<n>/run/<id>.
-		prefix := "github-codex-pr-loop/" + strings.ToLower(m[1]+"/"+m[2]) + "/pull/" + m[3] + "/run/"
+		// The key of each run of that pull request, less its run id.
+		n, _ := strconv.ParseInt(m[3], 10, 64)
+		prefix := policy.AutomationKey(strings.ToLower(m[1]+"/"+m[2]), n, "")
 		var found []automations.Record
 		for _, r := range recs {
 			if strings.HasPrefix(r.Key, prefix) {

@@ -97,12 +97,12 @@ func executeRun(cmd *cobra.Command, env planEnv, run *statestore.Run, a statesto
 	}
 	job := initial.Job{Run: run, Approval: a, Inputs: in}
 	opCtx := context.WithoutCancel(cmd.Context())
+	var res *initial.Result
 	if !asJSON && isTerminal(out) && stdinIsTerminal(cmd) {
 		// The live list renders the same events; Ctrl+C reaches it as a
 		// key and sets the same between-operations stop.
 		signal.Stop(sig)
 		ops, runID := opsOf(a)
-		var res *initial.Result
 		err = execute.Run(opCtx, execute.Options{Ops: ops, RunID: runID, In: keyboard(cmd), Out: out,
 			Execute: func(events func(initial.Event), stopped func() bool) error {
 				d.Events, d.Stop = events, func() bool { return stopped() || stop.Load() }
@@ -110,22 +110,15 @@ func executeRun(cmd *cobra.Command, env planEnv, run *statestore.Run, a statesto
 				res, err = initial.Execute(opCtx, d, job)
 				return err
 			}})
-		if err == nil && note && res != nil {
-			printNote(cmd, wakerNote(cmd.Context(), env, res.AutomationKey))
-		}
-		return executeError(err, a)
+	} else {
+		res, err = initial.Execute(opCtx, d, job)
 	}
-	res, err := initial.Execute(opCtx, d, job)
-	if err == nil && note && !asJSON && res != nil {
-		printNote(cmd, wakerNote(cmd.Context(), env, res.AutomationKey))
+	if err == nil && note && res != nil {
+		if s := wakerNote(cmd.Context(), env, res.AutomationKey); s != "" {
+			fmt.Fprintln(cmd.ErrOrStderr(), s)
+		}
 	}
 	return executeError(err, a)
-}
-
-func printNote(cmd *cobra.Command, s string) {
-	if s != "" {
-		fmt.Fprintln(cmd.ErrOrStderr(), s)
-	}
 }
 
 // wakerNote says what will wake a loop just started: the installed

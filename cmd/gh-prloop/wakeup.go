@@ -257,8 +257,8 @@ Exit status: 0 approved (or rebuilt), 1 wrong hash, no plan or error, 2 usage.`,
 			var obs *observe.PR
 			if hash == "" {
 				// Shown to be read: the threads by path, priority and title
-				// (one GraphQL query; their ids alone when it fails).
-				obs = observeLoopPR(cmd, env, p)
+				// (their ids alone when GitHub cannot be read).
+				obs, _ = loopPR(cmd, env, p)
 			}
 			printPending(out, key, p, obs)
 			if hash == "" {
@@ -365,22 +365,23 @@ func indentLines(b *strings.Builder, s string) {
 	}
 }
 
-// observeLoopPR is the loop's pull request as GitHub shows it now, nil
-// when it cannot be read (the caller then shows thread ids).
-func observeLoopPR(cmd *cobra.Command, env planEnv, p *wakeup.Pending) *observe.PR {
+// loopPR is the loop's pull request as GitHub shows it now (one GraphQL
+// query): the threads a plan names are shown from it.
+func loopPR(cmd *cobra.Command, env planEnv, p *wakeup.Pending) (*observe.PR, error) {
+	c := p.Checkpoint
 	client, err := env.client(cmd)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	repo, err := ghclient.ParseRepo(p.Checkpoint.Repository)
+	repo, err := ghclient.ParseRepo(c.Repository)
 	if err != nil {
-		return nil
+		return nil, exitWith(1, "%v", err)
 	}
-	obs, _, err := client.ObservePR(cmd.Context(), repo, p.Checkpoint.PRNumber)
+	obs, _, err := client.ObservePR(cmd.Context(), repo, c.PRNumber)
 	if err != nil {
-		return nil
+		return nil, exitWith(1, "observing %s#%d: %v", c.Repository, c.PRNumber, err)
 	}
-	return obs
+	return obs, nil
 }
 
 func short(sha string) string {
@@ -419,18 +420,9 @@ func approveOptions(cmd *cobra.Command, env planEnv, d wakeup.Deps, key string, 
 	if err != nil {
 		return approval.Options{}, err
 	}
-	c := p.Checkpoint
-	client, err := env.client(cmd)
+	obs, err := loopPR(cmd, env, p)
 	if err != nil {
 		return approval.Options{}, err
-	}
-	repo, err := ghclient.ParseRepo(c.Repository)
-	if err != nil {
-		return approval.Options{}, exitWith(1, "%v", err)
-	}
-	obs, _, err := client.ObservePR(ctx, repo, c.PRNumber)
-	if err != nil {
-		return approval.Options{}, exitWith(1, "observing %s#%d: %v", c.Repository, c.PRNumber, err)
 	}
 	// cur is the plan shown: AddPath replaces it (off the UI goroutine,
 	// before the console shows the new one; Recheck and Record run only
@@ -467,31 +459,6 @@ func approveOptions(cmd *cobra.Command, env planEnv, d wakeup.Deps, key string, 
 		}
 	}
 	return approval.Options{View: view, Recheck: recheck, Record: record, AddPath: addPath}, nil
-}
-
-// loopPlanView is what `approve` shows of a loop's pending plan: the
-// watch console's view (pendingView), with the commit's author by the
-// executors' own rule where the plan makes a commit.
-func loopPlanView(ctx context.Context, d wakeup.Deps, key string, p *wakeup.Pending, obs *observe.PR, login string, viewerID int64) approval.View {
-	author := ""
-	if p.Kind == "remediation" {
-		author = loopCommitAuthor(ctx, d, key, login, viewerID)
-	}
-	return pendingView(key, p, obs, login, author)
-}
-
-// loopCommitAuthor is the author of a fix round's commit, "" when the
-// checkout cannot be found (the plan's re-check then fails anyway).
-func loopCommitAuthor(ctx context.Context, d wakeup.Deps, key, login string, viewerID int64) string {
-	run, err := wakeup.OpenRun(d.Root, key)
-	if err != nil || d.Git == nil {
-		return ""
-	}
-	root, _, err := wakeup.LocalCheckout{Git: d.Git}.CheckoutPush(ctx, run)
-	if err != nil {
-		return ""
-	}
-	return commitAuthor(ctx, d.Git, root, login, viewerID)
 }
 
 // addPathAndReplan is the console's "add a path": the library function

@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
 
-	"github.com/prloop/gh-prloop/core/observe"
 	"github.com/prloop/gh-prloop/loop/live"
 	"github.com/prloop/gh-prloop/loop/status"
 	"github.com/prloop/gh-prloop/loop/wakeup"
@@ -106,32 +104,4 @@ func (w *watchWiring) viewer(cmd *cobra.Command) (string, int64, error) {
 	w.approverLogin, w.approverID = login, id
 	w.mu.Unlock()
 	return login, id, nil
-}
-
-// pendingView is what the approval console shows of a remediation or
-// finalization plan, in `approve` and in the watch console alike
-// (tui/approval's loop-plan views: threads by path:line, priority and
-// title from the last observation, paths, commands, operations, hash),
-// with how to add a path to a remediation scope, the approver and — where
-// the plan makes a commit (a fix round) — the commit's author.
-func pendingView(key string, p *wakeup.Pending, obs *observe.PR, login, author string) approval.View {
-	c := p.Checkpoint
-	var v approval.View
-	switch m := c.RemediationManifest; {
-	case m != nil && p.Kind == "remediation":
-		// No file content is shown: the round's edit has not happened yet
-		// (its diff is shown before the commit). Files without the plan's
-		// blobs would make the plan unapprovable (the console binds every
-		// file it shows).
-		v = approval.FromRemediation(*m, p.PlanHash, p.Manifest, c.Mode, int(c.FixRounds)+1, obs, nil)
-		v.Body += fmt.Sprintf("\nPaths the fix may change: %s\nPress + to add one (the plan and its hash are rebuilt), or run: gh-prloop approve %s --add-path PATH\n",
-			strings.Join(m.Paths, ", "), key)
-		v.Author = author
-	case c.FinalizationManifest != nil:
-		v = approval.FromFinalization(*c.FinalizationManifest, p.PlanHash, p.Manifest, c.Mode, obs)
-	default:
-		v = approval.View{Repository: c.Repository, PlanHash: p.PlanHash, Document: p.Manifest}
-	}
-	v.Approver = login
-	return v
 }

@@ -279,8 +279,8 @@ func fromHistory(l *status.Loop, hist []wakeup.Record, cp *checkpoint.Checkpoint
 		if last.Action == evaluate.ActionFinishFinalization && cp != nil && cp.FinalizedAt != nil {
 			// The finish recorded the end: the loop is done, as the
 			// evaluator says of a finalized state (not "the plan was
-			// executed" under a done loop).
-			// The console states the time on its own line.
+			// executed" under a done loop); the console shows the time
+			// on a line of its own, so the reason carries no message.
 			l.Next = status.Next{Action: evaluate.ActionDone, Reason: evaluate.ReasonFinalized}
 			return
 		}

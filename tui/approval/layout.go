@@ -133,9 +133,11 @@ func (m *Model) opsTitle() string {
 	return fmt.Sprintf("Operations (%d, in this order)", len(m.cfg.View.Operations))
 }
 
-// opNameWidth is the name column: the longest operation name and a space.
-// A name is part of what is approved, so the column grows to it rather
-// than cut it ("delete-owned-automation" was shown as "delete-owned-automat…").
+// opNameWidth is the name column: the longest operation name and a space,
+// at least the 22 cells it always had ("bootstrap-automation" and a
+// margin). A name is part of what is approved, so the column grows to it
+// rather than cut it ("delete-owned-automation" was shown as
+// "delete-owned-automat…").
 func (m *Model) opNameWidth() int {
 	w := len("bootstrap-automation") + 2
 	for _, op := range m.cfg.View.Operations {
